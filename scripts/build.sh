@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Configures and builds upswitch into build/ (or $UPSWITCH_BUILD_DIR). Extra arguments go to
+# cmake's configure step, e.g. scripts/build.sh -DUPSWITCH_SANITIZE=ON.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${UPSWITCH_BUILD_DIR:-build}
+JOBS=${UPSWITCH_JOBS:-$(nproc)}
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${UPSWITCH_BUILD_TYPE:-Release} "$@" >/dev/null
+cmake --build "$BUILD_DIR" -j "$JOBS"

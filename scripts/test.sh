@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the whole test suite with ctest.
+# UPSWITCH_SANITIZE=1 builds into build-asan/ with AddressSanitizer + UBSan and runs the suite there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+if [ "${UPSWITCH_SANITIZE:-0}" = 1 ]; then
+  export UPSWITCH_BUILD_DIR=build-asan UPSWITCH_BUILD_TYPE=RelWithDebInfo
+  scripts/build.sh -DUPSWITCH_SANITIZE=ON -DUPSWITCH_COSIM=OFF >/dev/null
+else
+  scripts/build.sh >/dev/null
+fi
+cd "${UPSWITCH_BUILD_DIR:-build}"
+ctest --output-on-failure -j "${UPSWITCH_JOBS:-$(nproc)}"

@@ -1,0 +1,70 @@
+// The `upswitch` command line (CLI11). Contract: README.md, "Command line".
+#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <systemc>
+
+#include "app/run_command.h"
+#include "config/param_table.h"
+#include "config/presets.h"
+#include "version.h"
+
+namespace {
+
+// The kernel prints its banner before sc_main runs; this static initializer runs earlier still.
+const int kQuietKernelBanner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+
+int print_keys(bool markdown) {
+  if (markdown) {
+    std::cout << upswitch::config::config_reference_markdown();
+    return 0;
+  }
+  for (const auto& p : upswitch::config::param_table())
+    std::cout << p.key << " = " << p.default_text << "  [" << p.type << (p.unit.empty() ? "" : ", " + p.unit)
+              << "; " << p.allowed << "]  " << p.description << "\n";
+  return 0;
+}
+
+int print_presets() {
+  for (const auto& p : upswitch::config::presets()) std::cout << p.name << ": " << p.description << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  // The kernel's "simulation stopped" note is not a result: keep stdout for the summary.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  CLI::App app{"upswitch: cycle-level model of a scale-up (UALink/NVSwitch-class) switch"};
+  app.set_version_flag("--version", std::string("upswitch ") + UPSWITCH_VERSION);
+  app.require_subcommand(1);
+
+  upswitch::app::RunOptions run;
+  CLI::App* run_cmd = app.add_subcommand("run", "Simulate one configuration and report latency and throughput");
+  run_cmd->add_option("--config", run.config_file, "YAML configuration file");
+  run_cmd->add_option("--preset", run.preset, "Start from a named preset (see `upswitch presets`)");
+  run_cmd->add_option("--set", run.sets, "Override a key: --set switch.ports=16 (repeatable)")->take_all();
+  run_cmd->add_option("--seed", run.seed, "Random seed (same as --set sim.seed=N)")
+      ->each([&](const std::string&) { run.seed_given = true; });
+  run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv and latency_hist.csv here");
+  run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
+  run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");
+
+  bool markdown = false;
+  CLI::App* keys_cmd = app.add_subcommand("keys", "List every configuration key with default, unit and range");
+  keys_cmd->add_flag("--markdown", markdown, "Print the Markdown reference (doc/config.md)");
+  CLI::App* presets_cmd = app.add_subcommand("presets", "List the presets");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "upswitch: error: " << e.what() << " (see upswitch --help)\n";
+    return 2;
+  }
+  if (run_cmd->parsed()) return upswitch::app::run_command(run);
+  if (keys_cmd->parsed()) return print_keys(markdown);
+  if (presets_cmd->parsed()) return print_presets();
+  return 2;
+}

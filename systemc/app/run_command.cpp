@@ -1,0 +1,143 @@
+#include "app/run_command.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/core.h>
+
+#include "app/progress.h"
+#include "app/resolve_config.h"
+#include "config/param_table.h"
+#include "core/switch_core.h"
+#include "sc/sc_run.h"
+#include "top/conservation.h"
+#include "top/fabric.h"
+#include "top/report.h"
+#include "version.h"
+
+namespace upswitch::app {
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_sigint(int) { g_stop.store(true); }
+
+void print_summary(const nlohmann::json& s, const top::Fabric& f) {
+  const config::Config& c = f.config();
+  const auto& lat = s["latency"];
+  auto line = [&](const char* name, const nlohmann::json& l) {
+    if (l["mean"].is_null()) {
+      fmt::print("  {:<16} not reported (run saturated or interrupted)\n", name);
+      return;
+    }
+    fmt::print("  {:<16} mean {:.1f}  p50 {}  p99 {}  p99.9 {}  max {} cycles  (mean {:.1f} ns, p99 {:.1f} ns)\n",
+               name, l["mean"].get<double>(), l["p50"].get<uint64_t>(), l["p99"].get<uint64_t>(),
+               l["p999"].get<uint64_t>(), l["max"].get<uint64_t>(), l["mean_ns"].get<double>(),
+               l["p99_ns"].get<double>());
+  };
+  fmt::print("upswitch {}: preset {}, {} ports, {} queueing, {}{}, {} VCs, {} traffic at {:.3f}, seed {}\n",
+             UPSWITCH_VERSION, s["preset"].get<std::string>(), c.sw.ports, s["config"]["switch"]["queueing"].get<std::string>(),
+             c.sw.allocator, c.sw.allocator == "islip" ? fmt::format(" x{}", c.sw.allocator_iterations) : "",
+             c.sw.vcs, s["config"]["traffic"]["pattern"].get<std::string>(), c.traffic.rate, c.measure.seed);
+  const auto& th = s["throughput"];
+  fmt::print("  throughput       offered {:.4f}  accepted {:.4f} flits/port/cycle  ({:.1f} GB/s per port, {:.0f} GB/s total)\n",
+             th["offered"].get<double>(), th["accepted"].get<double>(),
+             th["accepted_gbytes_per_s_per_port"].get<double>(), th["accepted_gbytes_per_s_total"].get<double>());
+  line("packet latency", lat["packet"]);
+  line("network latency", lat["network"]);
+  fmt::print("  zero-load        {} cycles ({:.1f} ns) for a {}-flit packet\n", lat["zero_load_cycles"].get<uint64_t>(),
+             lat["zero_load_cycles"].get<double>() / c.clock_ghz, c.traffic.packet_flits);
+  const auto& sw = s["switch"];
+  fmt::print("  switch           buffer mean {:.2f} flits/port (peak {}), crossbar utilisation {:.3f}, credit stalls {} cycles\n",
+             sw["mean_buffer_occupancy_flits"].get<double>(), sw["peak_buffer_occupancy_flits"].get<uint64_t>(),
+             sw["xbar_utilisation"].get<double>(), sw["credit_stall_cycles"].get<uint64_t>());
+  fmt::print("  saturated        {}{}\n", s["saturated"].get<bool>() ? "YES: " : "no",
+             s["saturation_reason"].get<std::string>());
+  fmt::print("  conservation     {} ({})\n", s["conservation"]["ok"].get<bool>() ? "ok" : "VIOLATED",
+             s["conservation"]["checked"].get<std::string>());
+  const auto& sim = s["sim"];
+  fmt::print("  simulated        {} cycles ({:.2f} us) in {:.2f} s = {:.0f} cycles/s ({} kernel)\n",
+             sim["cycles"].get<uint64_t>(), sim["simulated_ns"].get<double>() / 1000.0, sim["wall_seconds"].get<double>(),
+             sim["cycles_per_second"].get<double>(), sim["kernel"].get<std::string>());
+}
+
+void write_outputs(const std::string& dir, const nlohmann::json& summary, const top::Fabric& f) {
+  namespace fs = std::filesystem;
+  top::write_file_atomic((fs::path(dir) / "ports.csv").string(), top::ports_csv(f));
+  top::write_file_atomic((fs::path(dir) / "latency_hist.csv").string(), top::latency_histogram_csv(f));
+  // summary.json last: its presence means the run's outputs are complete.
+  top::write_file_atomic((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
+}
+
+}  // namespace
+
+int run_command(const RunOptions& opt) {
+  config::Config cfg;
+  try {
+    cfg = resolve_config(opt);
+    if (opt.kernel != "systemc" && opt.kernel != "plain")
+      throw config::ConfigError("--kernel '" + opt.kernel + "': expected systemc or plain");
+  } catch (const config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (!opt.out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(opt.out_dir, ec);
+    if (ec || !std::filesystem::is_directory(opt.out_dir)) {
+      std::cerr << "upswitch: error: --out '" << opt.out_dir << "': cannot create the directory\n";
+      return 2;
+    }
+  }
+
+  top::Fabric fabric(cfg);
+  Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
+  auto on_cycle = [&](uint64_t t) { progress.update(t); };
+  std::signal(SIGINT, on_sigint);
+  const auto t0 = std::chrono::steady_clock::now();
+  int status = 0;
+  try {
+    if (opt.kernel == "plain") {
+      fabric.run_plain([&](uint64_t t) {
+        if (g_stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
+        on_cycle(t);
+      });
+    } else {
+      sc::run_systemc(fabric, &g_stop, on_cycle);
+    }
+  } catch (const core::DeadlockError& e) {
+    progress.finish();
+    std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
+    return 3;
+  } catch (const std::logic_error& e) {
+    progress.finish();
+    std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
+    return 4;
+  }
+  progress.finish();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const traffic::RunResult& r = fabric.endpoints().result();
+  const std::vector<std::string> violations =
+      cfg.measure.flush && !r.interrupted ? top::check_drained(fabric) : top::check_conservation(fabric);
+  const nlohmann::json summary = top::build_summary(fabric, top::RunTiming{wall, opt.kernel}, violations);
+  if (!opt.quiet) print_summary(summary, fabric);
+  if (!opt.out_dir.empty()) write_outputs(opt.out_dir, summary, fabric);
+  if (!violations.empty()) {
+    std::cerr << "upswitch: error: conservation violated: " << violations[0] << "\n";
+    status = 4;
+  }
+  if (r.interrupted) {
+    std::cerr << "upswitch: interrupted at cycle " << r.end_cycle << "; partial results "
+              << (opt.out_dir.empty() ? "printed" : "written") << "\n";
+    status = status ? status : 130;
+  }
+  return status;
+}
+
+}  // namespace upswitch::app

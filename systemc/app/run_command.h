@@ -1,0 +1,23 @@
+// `upswitch run`: resolve the configuration, run it, print a summary, write the outputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace upswitch::app {
+
+struct RunOptions {
+  std::string config_file;
+  std::string preset;
+  std::vector<std::string> sets;  // KEY=VALUE
+  bool seed_given = false;
+  unsigned long long seed = 0;
+  std::string out_dir;
+  std::string kernel = "systemc";
+  bool quiet = false;
+};
+
+// Exit status: 0 ok, 2 bad input, 3 deadlock, 4 invariant violated, 130 interrupted.
+int run_command(const RunOptions& opt);
+
+}  // namespace upswitch::app

@@ -1,0 +1,275 @@
+// Every configuration parameter, declared once. Defaults describe a UALink-class 72-port switch
+// (doc/config.md and doc/architecture.md give the sources; facts sheet section 5).
+#include "config/param_table.h"
+
+#include <algorithm>
+
+#include "config/value_parse.h"
+#include "core/allocator.h"
+
+namespace upswitch::config {
+namespace {
+
+const std::vector<std::string> kQueueing = {"fifo", "vc", "voq"};
+const std::vector<std::string> kPatterns = {"uniform", "permutation", "shift", "hotspot", "incast"};
+const std::vector<std::string> kInjection = {"bernoulli", "onoff"};
+
+template <class Acc>
+ParamSpec int_param(const char* key, Acc acc, int64_t def, int64_t lo, int64_t hi, const char* unit,
+                    const char* desc) {
+  ParamSpec p;
+  p.key = key;
+  p.type = "int";
+  p.unit = unit;
+  p.default_text = std::to_string(def);
+  p.allowed = std::to_string(lo) + " .. " + std::to_string(hi);
+  p.description = desc;
+  const std::string k = key;
+  p.set = [=](Config& c, const std::string& v) {
+    acc(c) = static_cast<std::remove_reference_t<decltype(acc(c))>>(parse_int(k, v, lo, hi));
+  };
+  p.get = [=](const Config& c) { return nlohmann::json(acc(const_cast<Config&>(c))); };
+  return p;
+}
+
+template <class Acc>
+ParamSpec float_param(const char* key, Acc acc, double def, double lo, double hi, const char* unit,
+                      const char* desc) {
+  ParamSpec p;
+  p.key = key;
+  p.type = "float";
+  p.unit = unit;
+  p.default_text = format_float(def);
+  p.allowed = format_float(lo) + " .. " + format_float(hi);
+  p.description = desc;
+  const std::string k = key;
+  p.set = [=](Config& c, const std::string& v) { acc(c) = parse_float(k, v, lo, hi); };
+  p.get = [=](const Config& c) { return nlohmann::json(acc(const_cast<Config&>(c))); };
+  return p;
+}
+
+template <class Acc>
+ParamSpec bool_param(const char* key, Acc acc, bool def, const char* desc) {
+  ParamSpec p;
+  p.key = key;
+  p.type = "bool";
+  p.default_text = def ? "true" : "false";
+  p.allowed = "true, false";
+  p.description = desc;
+  const std::string k = key;
+  p.set = [=](Config& c, const std::string& v) { acc(c) = parse_bool(k, v); };
+  p.get = [=](const Config& c) { return nlohmann::json(acc(const_cast<Config&>(c))); };
+  return p;
+}
+
+// An enum stored as a C++ enum (or int) whose values are the indices of `choices`.
+template <class Acc>
+ParamSpec enum_param(const char* key, Acc acc, const std::vector<std::string>& choices, const char* def,
+                     const char* desc) {
+  ParamSpec p;
+  p.key = key;
+  p.type = "enum";
+  p.default_text = def;
+  p.allowed = join(choices, ", ");
+  p.description = desc;
+  const std::string k = key;
+  p.set = [=](Config& c, const std::string& v) {
+    acc(c) = static_cast<std::remove_reference_t<decltype(acc(c))>>(parse_choice(k, v, choices));
+  };
+  p.get = [=](const Config& c) { return nlohmann::json(choices[static_cast<size_t>(acc(const_cast<Config&>(c)))]); };
+  return p;
+}
+
+template <class Acc>
+ParamSpec int_list_param(const char* key, Acc acc, const char* def, int64_t lo, int64_t hi, const char* desc) {
+  ParamSpec p;
+  p.key = key;
+  p.type = "int-list";
+  p.default_text = def;
+  p.allowed = "integers " + std::to_string(lo) + " .. " + std::to_string(hi);
+  p.description = desc;
+  const std::string k = key;
+  p.set = [=](Config& c, const std::string& v) { acc(c) = parse_int_list(k, v, lo, hi); };
+  p.get = [=](const Config& c) { return nlohmann::json(acc(const_cast<Config&>(c))); };
+  return p;
+}
+
+std::vector<ParamSpec> build_table() {
+  std::vector<ParamSpec> t;
+  // --- switch structure
+  t.push_back(int_param("switch.ports", [](Config& c) -> int& { return c.sw.ports; }, 72, 2, 1024, "ports",
+                        "Switch radix: one endpoint per port (NVL72 chip radix, UALink one port per accelerator)."));
+  t.push_back(int_param("switch.vcs", [](Config& c) -> int& { return c.sw.vcs; }, 4, 1, 16, "VCs",
+                        "Virtual channels per port (UALink TL VC field is 2 bits: 4 VCs)."));
+  t.push_back(int_param("switch.vc_buffer_flits", [](Config& c) -> int& { return c.sw.vc_buffer_flits; }, 32, 1,
+                        1 << 20, "flits",
+                        "Input-buffer slots reserved per VC at each input port (credits per VC)."));
+  t.push_back(int_param("switch.shared_buffer_flits", [](Config& c) -> int& { return c.sw.shared_buffer_flits; },
+                        384, 0, 1 << 20, "flits",
+                        "Input-buffer slots shared by all VCs of a port (pool credits); 512 flits = 32 KB per port in all."));
+  t.push_back(enum_param("switch.queueing", [](Config& c) -> core::Queueing& { return c.sw.queueing; }, kQueueing,
+                         "voq",
+                         "Input queueing: fifo (one queue per input: head-of-line blocking), vc (one queue per VC, "
+                         "VC allocation per packet), voq (one queue per output and VC)."));
+  t.push_back(enum_param("switch.allocator", [](Config& c) -> int& { return c.allocator_index; },
+                         core::allocator_names(), "islip",
+                         "Switch allocator: separable_input_first (round-robin arbiters), islip, wavefront."));
+  t.push_back(int_param("switch.allocator_iterations", [](Config& c) -> int& { return c.sw.allocator_iterations; },
+                        4, 1, 64, "iterations", "Iterations of iterative allocators (islip)."));
+  t.push_back(int_list_param("switch.routing_table", [](Config& c) -> std::vector<int>& { return c.sw.routing_table; },
+                             "[]", 0, 1023,
+                             "Output port for each destination endpoint id, in id order; empty = identity."));
+  // --- pipeline
+  t.push_back(int_param("switch.routing_cycles", [](Config& c) -> int& { return c.sw.routing_cycles; }, 8, 0, 100000,
+                        "cycles", "Arrival to queue: DL/TL unpack 4 + route lookup 2 + VOQ write 2."));
+  t.push_back(int_param("switch.vc_alloc_cycles", [](Config& c) -> int& { return c.sw.vc_alloc_cycles; }, 4, 0,
+                        100000, "cycles", "VC allocation to switch-allocation eligibility (vc queueing only)."));
+  t.push_back(int_param("switch.sw_alloc_cycles", [](Config& c) -> int& { return c.sw.sw_alloc_cycles; }, 4, 0,
+                        100000, "cycles", "Switch allocation stage (pipelined iSLIP)."));
+  t.push_back(int_param("switch.xbar_cycles", [](Config& c) -> int& { return c.sw.xbar_cycles; }, 4, 0, 100000,
+                        "cycles", "Crossbar traversal."));
+  t.push_back(int_param("switch.egress_cycles", [](Config& c) -> int& { return c.sw.egress_cycles; }, 16, 0, 100000,
+                        "cycles", "Egress queue 4 + TL pack 4 + DL pack and CRC 4 + margin 4."));
+  t.push_back(float_param("switch.clock_ghz", [](Config& c) -> double& { return c.clock_ghz; }, 1.6, 0.1, 10.0, "GHz",
+                          "Core clock; 64 B per cycle needs >= 1.533 GHz to carry 98.1 GB/s of TL flits."));
+  t.push_back(int_param("switch.flit_bytes", [](Config& c) -> int& { return c.flit_bytes; }, 64, 1, 4096, "bytes",
+                        "Flit size (UALink TL flit: 64 B)."));
+  // --- links
+  t.push_back(int_param("link.latency_cycles", [](Config& c) -> int& { return c.link_latency_cycles; }, 128, 1,
+                        1000000, "cycles",
+                        "One-way link latency, both directions: Tx PHY 20 ns + 2 m cable 10 ns + Rx PHY/FEC/DL 50 ns = 80 ns."));
+  t.push_back(int_param("link.credit_delay_cycles", [](Config& c) -> int& { return c.credit_delay_cycles; }, 144, 1,
+                        1000000, "cycles",
+                        "Buffer slot freed to credit usable by the sender: reverse link 80 ns + 10 ns turnaround."));
+  t.push_back(int_param("endpoint.rx_vc_flits", [](Config& c) -> int& { return c.endpoint_rx.vc_flits; }, 32, 1,
+                        1 << 20, "flits", "Endpoint receive buffer reserved per VC (credits of each switch output)."));
+  t.push_back(int_param("endpoint.rx_shared_flits", [](Config& c) -> int& { return c.endpoint_rx.shared_flits; }, 384,
+                        0, 1 << 20, "flits", "Endpoint receive buffer shared by all VCs."));
+  // --- traffic
+  t.push_back(enum_param("traffic.pattern", [](Config& c) -> traffic::Pattern& { return c.traffic.pattern; },
+                         kPatterns, "uniform",
+                         "Destinations: uniform random, a random permutation, shift (dst = src + k mod N), hotspot, "
+                         "incast (many to one)."));
+  t.push_back(float_param("traffic.rate", [](Config& c) -> double& { return c.traffic.rate; }, 0.5, 0.0, 1.0,
+                          "flits/port/cycle", "Offered load per source."));
+  t.push_back(int_param("traffic.packet_flits", [](Config& c) -> int& { return c.traffic.packet_flits; }, 4, 1, 4096,
+                        "flits", "Packet length when traffic.packet_mix is empty (256 B payload = 4 flits)."));
+  t.push_back([] {
+    ParamSpec p;
+    p.key = "traffic.packet_mix";
+    p.type = "string";
+    p.default_text = "";
+    p.allowed = "'' or SIZE:WEIGHT,... (SIZE 1 .. 4096 flits, WEIGHT > 0)";
+    p.description = "Packet length distribution, e.g. 1:0.5,4:0.5; empty = fixed traffic.packet_flits.";
+    p.set = [](Config& c, const std::string& v) { c.packet_mix_text = v; };
+    p.get = [](const Config& c) { return nlohmann::json(c.packet_mix_text); };
+    return p;
+  }());
+  t.push_back(bool_param("traffic.exclude_self", [](Config& c) -> bool& { return c.traffic.exclude_self; }, false,
+                         "Uniform and hotspot traffic never pick the source itself (theory includes it)."));
+  t.push_back(int_param("traffic.shift", [](Config& c) -> int& { return c.traffic.shift; }, 1, 0, 1023, "ports",
+                        "k of the shift pattern (dst = (src + k) mod N)."));
+  t.push_back(float_param("traffic.hotspot_fraction", [](Config& c) -> double& { return c.traffic.hotspot_fraction; },
+                          0.2, 0.0, 1.0, "", "Fraction of packets sent to the hot ports (hotspot pattern)."));
+  t.push_back(int_list_param("traffic.hotspot_ports",
+                             [](Config& c) -> std::vector<int>& { return c.traffic.hotspot_ports; }, "[0]", 0, 1023,
+                             "The hot ports (hotspot pattern)."));
+  t.push_back(int_param("traffic.incast_target", [](Config& c) -> int& { return c.traffic.incast_target; }, 0, 0, 1023,
+                        "port", "Destination of every packet (incast pattern)."));
+  t.push_back(int_param("traffic.incast_sources", [](Config& c) -> int& { return c.traffic.incast_sources; }, 0, 0,
+                        1023, "ports", "Number of senders (the ports after the target); 0 = all other ports."));
+  t.push_back(enum_param("traffic.injection", [](Config& c) -> traffic::InjectionKind& { return c.traffic.injection; },
+                         kInjection, "bernoulli",
+                         "Injection process: bernoulli (memoryless), onoff (bursts at line rate, same mean)."));
+  t.push_back(float_param("traffic.burst_packets", [](Config& c) -> double& { return c.traffic.burst_packets; }, 8.0,
+                          1.0, 1e6, "packets", "Mean packets per burst (onoff injection)."));
+  // --- simulation
+  t.push_back(int_param("sim.warmup_cycles", [](Config& c) -> uint64_t& { return c.measure.warmup_cycles; }, 10000, 0,
+                        int64_t{1} << 40, "cycles", "Cycles simulated before measurement starts."));
+  t.push_back(int_param("sim.measure_cycles", [](Config& c) -> uint64_t& { return c.measure.measure_cycles; }, 20000,
+                        1, int64_t{1} << 40, "cycles",
+                        "Measurement window: packets created in it are measured; throughput is counted in it."));
+  t.push_back(int_param("sim.max_drain_cycles", [](Config& c) -> uint64_t& { return c.measure.max_drain_cycles; },
+                        200000, 0, int64_t{1} << 40, "cycles",
+                        "Limit on waiting for measured packets after the window; exceeding it marks the run saturated."));
+  t.push_back(bool_param("sim.flush", [](Config& c) -> bool& { return c.measure.flush; }, true,
+                         "After the drain, stop injecting and run until the switch is empty and every credit is "
+                         "home, then check conservation."));
+  t.push_back(int_param("sim.seed", [](Config& c) -> uint64_t& { return c.measure.seed; }, 1, 0,
+                        int64_t{1} << 62, "", "Random seed; a run is a pure function of (config, seed)."));
+  t.push_back(int_param("sim.watchdog_cycles", [](Config& c) -> uint64_t& { return c.sw.watchdog_cycles; }, 100000, 0,
+                        int64_t{1} << 40, "cycles",
+                        "Deadlock watchdog: flits queued and no grant for this long stops the run; 0 = off."));
+  t.push_back(int_param("sim.check_interval_cycles", [](Config& c) -> uint64_t& { return c.check_interval_cycles; },
+                        0, 0, int64_t{1} << 40, "cycles",
+                        "Check credit and flit conservation every this many cycles (0 = only at the end)."));
+  return t;
+}
+
+}  // namespace
+
+const std::vector<ParamSpec>& param_table() {
+  static const std::vector<ParamSpec> table = build_table();
+  return table;
+}
+
+const ParamSpec* find_param(const std::string& key) {
+  for (const ParamSpec& p : param_table())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+namespace {
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    prev.swap(cur);
+  }
+  return prev[b.size()];
+}
+}  // namespace
+
+std::string closest_key(const std::string& key) {
+  std::string best;
+  size_t best_d = 4;
+  for (const ParamSpec& p : param_table()) {
+    const size_t d = edit_distance(key, p.key);
+    if (d < best_d) {
+      best_d = d;
+      best = p.key;
+    }
+  }
+  return best;
+}
+
+void set_param(Config& c, const std::string& key, const std::string& value) {
+  const ParamSpec* p = find_param(key);
+  if (!p) {
+    const std::string hint = closest_key(key);
+    throw ConfigError("unknown key '" + key + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                      "; 'upswitch keys' lists them all");
+  }
+  p->set(c, value);
+}
+
+Config default_config() {
+  Config c;
+  for (const ParamSpec& p : param_table()) p.set(c, p.default_text);
+  return c;
+}
+
+nlohmann::json config_to_json(const Config& c) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const ParamSpec& p : param_table()) j[nlohmann::json::json_pointer("/" + [&] {
+    std::string k = p.key;
+    std::replace(k.begin(), k.end(), '.', '/');
+    return k;
+  }())] = p.get(c);
+  return j;
+}
+
+}  // namespace upswitch::config

@@ -1,0 +1,23 @@
+// Named starting points for a configuration (`--preset NAME`), as lists of key overrides on the
+// defaults, so a preset can never name a key the table does not declare (a test checks).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/config.h"
+
+namespace upswitch::config {
+
+struct Preset {
+  std::string name;
+  std::string description;
+  std::vector<std::pair<std::string, std::string>> overrides;
+};
+
+const std::vector<Preset>& presets();
+// Applies preset `name` to c; throws ConfigError naming the allowed presets.
+void apply_preset(Config& c, const std::string& name);
+
+}  // namespace upswitch::config

@@ -1,0 +1,81 @@
+#include "config/yaml_loader.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "config/param_table.h"
+#include "config/presets.h"
+
+namespace upswitch::config {
+namespace {
+
+std::string where(const std::string& origin, const YAML::Node& n) {
+  return origin + " line " + std::to_string(n.Mark().line + 1);
+}
+
+void apply_node(Config& c, const YAML::Node& node, const std::string& prefix, const std::string& origin) {
+  for (const auto& kv : node) {
+    if (!kv.first.IsScalar()) throw ConfigError(where(origin, kv.first) + ": keys must be plain names");
+    const std::string key = prefix.empty() ? kv.first.Scalar() : prefix + "." + kv.first.Scalar();
+    const YAML::Node& v = kv.second;
+    if (!find_param(key) && v.IsMap()) {
+      apply_node(c, v, key, origin);
+      continue;
+    }
+    if (key == "preset" && v.IsScalar()) {
+      continue;  // applied first, by load_yaml_text
+    }
+    std::string text;
+    if (v.IsScalar()) {
+      text = v.Scalar();
+    } else if (v.IsSequence()) {
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (!v[i].IsScalar()) throw ConfigError(where(origin, v[i]) + ": " + key + ": list items must be scalars");
+        text += (i ? "," : "") + v[i].Scalar();
+      }
+    } else if (v.IsNull()) {
+      text = "";
+    } else {
+      throw ConfigError(where(origin, v) + ": " + key + ": expected a value, found a map");
+    }
+    try {
+      set_param(c, key, text);
+    } catch (const ConfigError& e) {
+      throw ConfigError(where(origin, kv.first) + ": " + e.what());
+    }
+  }
+}
+
+}  // namespace
+
+void load_yaml_text(Config& c, const std::string& text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(origin + " line " + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+  }
+  if (root.IsNull()) return;
+  if (!root.IsMap()) throw ConfigError(origin + ": expected a map of configuration keys at the top level");
+  if (root["preset"]) {
+    if (!root["preset"].IsScalar()) throw ConfigError(where(origin, root["preset"]) + ": preset must be a name");
+    try {
+      apply_preset(c, root["preset"].Scalar());
+    } catch (const ConfigError& e) {
+      throw ConfigError(where(origin, root["preset"]) + ": " + e.what());
+    }
+  }
+  apply_node(c, root, "", origin);
+}
+
+void load_yaml_file(Config& c, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("--config '" + path + "': cannot read the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  load_yaml_text(c, ss.str(), path);
+}
+
+}  // namespace upswitch::config

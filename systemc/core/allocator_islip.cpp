@@ -1,0 +1,50 @@
+// iSLIP (McKeown, IEEE/ACM ToN 1999): iterative request-grant-accept with round-robin grant and
+// accept pointers that move only on first-iteration accepts, which desynchronises them.
+#include "core/allocator_impls.h"
+
+namespace upswitch::core {
+
+ISlip::ISlip(int n, int iterations)
+    : n_(n),
+      iterations_(iterations),
+      grant_ptr_(n, 0),
+      accept_ptr_(n, 0),
+      grants_(n, n),
+      in_free_(1, n),
+      out_free_(1, n) {
+  granted_.reserve(n);
+}
+
+void ISlip::allocate(const AllocRequest& req, std::vector<int>& match) {
+  const int words = in_free_.words();
+  uint64_t* in_free = in_free_.row(0);
+  uint64_t* out_free = out_free_.row(0);
+  for (int w = 0; w < words; ++w) in_free[w] = out_free[w] = 0;
+  for (int i : *req.inputs) set_bit(in_free, i);
+  for (int o : *req.outputs) set_bit(out_free, o);
+
+  for (int it = 0; it < iterations_; ++it) {
+    granted_.clear();
+    for (int o : *req.outputs) {
+      if (!test_bit(out_free, o)) continue;
+      const int i = rr_find(req.by_output->row(o), in_free, words, n_, grant_ptr_[o]);
+      if (i < 0) continue;
+      if (!any_bit(grants_.row(i), words)) granted_.push_back(i);
+      set_bit(grants_.row(i), o);
+    }
+    if (granted_.empty()) break;
+    for (int i : granted_) {
+      const int o = rr_find(grants_.row(i), nullptr, words, n_, accept_ptr_[i]);
+      grants_.clear_row(i);
+      match[i] = o;
+      clear_bit(in_free, i);
+      clear_bit(out_free, o);
+      if (it == 0) {
+        accept_ptr_[i] = (o + 1) % n_;
+        grant_ptr_[o] = (i + 1) % n_;
+      }
+    }
+  }
+}
+
+}  // namespace upswitch::core

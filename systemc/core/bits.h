@@ -1,0 +1,64 @@
+// Bit-parallel helpers over rows of 64-bit words: the allocators and the request matrix use
+// them so that a 72-port decision costs a few word operations, not a loop over ports.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace upswitch::core {
+
+inline int words_for(int bits) { return (bits + 63) / 64; }
+
+inline bool test_bit(const uint64_t* row, int b) { return (row[b >> 6] >> (b & 63)) & 1U; }
+inline void set_bit(uint64_t* row, int b) { row[b >> 6] |= uint64_t{1} << (b & 63); }
+inline void clear_bit(uint64_t* row, int b) { row[b >> 6] &= ~(uint64_t{1} << (b & 63)); }
+
+inline bool any_bit(const uint64_t* row, int words) {
+  for (int w = 0; w < words; ++w)
+    if (row[w]) return true;
+  return false;
+}
+
+// First set bit of (a & mask) at or after `start`, cyclically over `bits` bits; -1 if none.
+// `mask` may be null (then a alone). This is a round-robin arbiter in a few instructions.
+inline int rr_find(const uint64_t* a, const uint64_t* mask, int words, int bits, int start) {
+  const int w0 = start >> 6;
+  for (int k = 0; k <= words; ++k) {
+    const int w = (w0 + k) % words;
+    uint64_t v = mask ? (a[w] & mask[w]) : a[w];
+    if (k == 0) v &= ~uint64_t{0} << (start & 63);
+    if (k == words) v &= (start & 63) ? ~(~uint64_t{0} << (start & 63)) : 0;
+    if (v) {
+      const int b = (w << 6) + __builtin_ctzll(v);
+      if (b < bits) return b;
+    }
+  }
+  return -1;
+}
+
+// A dense rows x bits matrix of bits, one row per requester.
+class BitMatrix {
+ public:
+  BitMatrix() = default;
+  BitMatrix(int rows, int bits) { resize(rows, bits); }
+  void resize(int rows, int bits) {
+    rows_ = rows;
+    bits_ = bits;
+    words_ = words_for(bits);
+    data_.assign(static_cast<size_t>(rows) * words_, 0);
+  }
+  uint64_t* row(int r) { return data_.data() + static_cast<size_t>(r) * words_; }
+  const uint64_t* row(int r) const { return data_.data() + static_cast<size_t>(r) * words_; }
+  void clear_row(int r) {
+    for (int w = 0; w < words_; ++w) row(r)[w] = 0;
+  }
+  int rows() const { return rows_; }
+  int bits() const { return bits_; }
+  int words() const { return words_; }
+
+ private:
+  int rows_ = 0, bits_ = 0, words_ = 0;
+  std::vector<uint64_t> data_;
+};
+
+}  // namespace upswitch::core

@@ -1,0 +1,65 @@
+// A fixed-latency pipe carrying at most one item per cycle. Every push has the same latency, so
+// items leave in push order: the pipe is a ring FIFO of latency+1 entries, push/pop/next_due are
+// O(1), and nothing is allocated after construction whatever the traffic.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace upswitch::core {
+
+template <class T>
+class DelayLine {
+ public:
+  explicit DelayLine(uint32_t latency = 1) { reset(latency); }
+
+  void reset(uint32_t latency) {
+    latency_ = latency;
+    ring_.assign(latency + 1, Entry{});
+    head_ = 0;
+    count_ = 0;
+  }
+  uint32_t latency() const { return latency_; }
+  uint32_t count() const { return count_; }
+  bool empty() const { return count_ == 0; }
+
+  // Item sent at cycle `now`; pop(now + latency) returns it.
+  void push(uint64_t now, const T& item) {
+    if (count_ == ring_.size()) throw std::logic_error("DelayLine: more than one item per cycle");
+    const uint64_t due = now + latency_;
+    if (count_ && ring_[(head_ + count_ - 1) % ring_.size()].due >= due)
+      throw std::logic_error("DelayLine: more than one item per cycle");
+    ring_[(head_ + count_) % ring_.size()] = Entry{due, item};
+    ++count_;
+  }
+
+  // The item due exactly at `now`, if any.
+  bool pop(uint64_t now, T& out) {
+    if (count_ == 0 || ring_[head_].due != now) return false;
+    out = ring_[head_].item;
+    head_ = (head_ + 1) % ring_.size();
+    --count_;
+    return true;
+  }
+
+  // Earliest due cycle among the items in flight; UINT64_MAX when empty.
+  uint64_t next_due() const { return count_ ? ring_[head_].due : UINT64_MAX; }
+
+  template <class F>
+  void for_each(F&& f) const {
+    for (uint32_t k = 0; k < count_; ++k) f(ring_[(head_ + k) % ring_.size()].item);
+  }
+
+ private:
+  struct Entry {
+    uint64_t due = 0;
+    T item{};
+  };
+  uint32_t latency_ = 1;
+  uint32_t head_ = 0;
+  uint32_t count_ = 0;
+  std::vector<Entry> ring_;
+};
+
+}  // namespace upswitch::core

@@ -1,0 +1,39 @@
+// The unit the switch moves: one 64 B TL flit. Only timing-relevant fields are carried; the
+// payload bytes are modelled by later layers (transactions) outside the cycle core.
+#pragma once
+
+#include <cstdint>
+
+namespace upswitch::core {
+
+struct Flit {
+  enum Flags : uint8_t {
+    kHead = 1,          // first flit of its packet
+    kTail = 2,          // last flit of its packet
+    kSharedCredit = 4,  // the credit used on the current hop came from the shared pool
+    kMeasured = 8,      // packet created inside the measurement window
+  };
+  uint64_t packet_id = 0;  // unique per run: (source << 40) | sequence number
+  uint64_t created = 0;    // cycle the packet was created at its source
+  uint64_t injected = 0;   // cycle the head flit left the source (network latency origin)
+  uint32_t dst = 0;        // destination endpoint id (mapped to a port by the routing table)
+  uint16_t src = 0;        // source endpoint id
+  uint16_t size = 1;       // packet length in flits
+  uint8_t vc = 0;          // virtual channel on the current hop
+  uint8_t flags = 0;
+
+  bool head() const { return flags & kHead; }
+  bool tail() const { return flags & kTail; }
+  bool shared_credit() const { return flags & kSharedCredit; }
+  void set_shared_credit(bool s) {
+    flags = static_cast<uint8_t>(s ? (flags | kSharedCredit) : (flags & ~kSharedCredit));
+  }
+};
+
+// A credit returned upstream: which VC's buffer freed a slot and whether it was a shared one.
+struct Credit {
+  uint8_t vc = 0;
+  bool shared = false;
+};
+
+}  // namespace upswitch::core

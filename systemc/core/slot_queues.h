@@ -1,0 +1,69 @@
+// An input buffer: a fixed array of flit slots shared by any number of FIFO queues, each a
+// linked list through the slots. One structure serves `fifo` (1 queue), `vc` (one per VC) and
+// `voq` (one per output and VC) queueing; nothing is allocated after construction.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "core/flit.h"
+
+namespace upswitch::core {
+
+class SlotQueues {
+ public:
+  SlotQueues() = default;
+  SlotQueues(int queues, int slots) { reset(queues, slots); }
+
+  void reset(int queues, int slots) {
+    flits_.assign(slots, Flit{});
+    next_.assign(slots, -1);
+    head_.assign(queues, -1);
+    tail_.assign(queues, -1);
+    free_ = slots ? 0 : -1;
+    for (int s = 0; s < slots; ++s) next_[s] = s + 1 < slots ? s + 1 : -1;
+    used_ = 0;
+  }
+  bool empty(int q) const { return head_[q] < 0; }
+  const Flit& front(int q) const { return flits_[head_[q]]; }
+  Flit& front(int q) { return flits_[head_[q]]; }
+  int used() const { return used_; }
+  int capacity() const { return static_cast<int>(flits_.size()); }
+
+  void push(int q, const Flit& f) {
+    if (free_ < 0) throw std::logic_error("SlotQueues: buffer overflow (credit protocol broken)");
+    const int s = free_;
+    free_ = next_[s];
+    flits_[s] = f;
+    next_[s] = -1;
+    if (tail_[q] >= 0)
+      next_[tail_[q]] = s;
+    else
+      head_[q] = s;
+    tail_[q] = s;
+    ++used_;
+  }
+  Flit pop(int q) {
+    const int s = head_[q];
+    head_[q] = next_[s];
+    if (head_[q] < 0) tail_[q] = -1;
+    next_[s] = free_;
+    free_ = s;
+    --used_;
+    return flits_[s];
+  }
+  // Visits the flits of queue q from front to back.
+  template <class F>
+  void for_each(int q, F&& f) const {
+    for (int s = head_[q]; s >= 0; s = next_[s]) f(flits_[s]);
+  }
+
+ private:
+  std::vector<Flit> flits_;
+  std::vector<int> next_, head_, tail_;
+  int free_ = -1;
+  int used_ = 0;
+};
+
+}  // namespace upswitch::core

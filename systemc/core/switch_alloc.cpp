@@ -1,0 +1,176 @@
+// SwitchCore: requests, VC allocation, VC choice and the commit of a grant.
+#include <algorithm>
+
+#include "core/switch_core.h"
+
+namespace upswitch::core {
+
+bool SwitchCore::can_use_output_vc(int input, int output, int vc) const {
+  if (!test_bit(credit_bits_[vc].row(0), output)) return false;
+  const int h = holder_[output * v_ + vc];
+  return h < 0 || h == input;
+}
+
+void SwitchCore::build_requests(uint64_t t) {
+  for (int i : req_inputs_) req_.clear_row(i);
+  for (int o : req_outputs_) req_t_.clear_row(o);
+  req_inputs_.clear();
+  req_outputs_.clear();
+  stall_.clear_row(0);
+  uint64_t* stall = stall_.row(0);
+  uint64_t any[16 + 1] = {};  // OR of all request rows; ports <= 1024 -> 16 words
+  const uint64_t* act = active_.row(0);
+
+  for (int w = 0; w < words_; ++w) {
+    for (uint64_t bits = act[w]; bits; bits &= bits - 1) {
+      const int i = (w << 6) + __builtin_ctzll(bits);
+      uint64_t* row = req_.row(i);
+      if (p_.queueing == Queueing::kVoq) {
+        for (int vc = 0; vc < v_; ++vc) {
+          const uint64_t* ne = nonempty_[vc].row(i);
+          const uint64_t* cred = credit_bits_[vc].row(0);
+          const uint64_t* held = held_[vc].row(0);
+          const uint64_t* mine = held_by_[vc].row(i);
+          for (int k = 0; k < words_; ++k) {
+            row[k] |= ne[k] & cred[k] & (~held[k] | mine[k]);
+            stall[k] |= ne[k] & ~cred[k];
+          }
+        }
+      } else if (p_.queueing == Queueing::kFifo) {
+        const Flit& f = queues_[i].front(0);
+        const int o = route_[f.dst];
+        if (can_use_output_vc(i, o, f.vc))
+          set_bit(row, o);
+        else if (!test_bit(credit_bits_[f.vc].row(0), o))
+          set_bit(stall, o);
+      } else {
+        for (int vc = 0; vc < v_; ++vc) {
+          if (queues_[i].empty(vc)) continue;
+          const int idx = i * v_ + vc;
+          const int ovc = ivc_out_vc_[idx];
+          if (ovc < 0 || (queues_[i].front(vc).head() && t < ivc_ready_[idx])) continue;
+          const int o = ivc_out_port_[idx];
+          if (test_bit(credit_bits_[ovc].row(0), o))
+            set_bit(row, o);
+          else
+            set_bit(stall, o);
+        }
+      }
+      if (any_bit(row, words_)) {
+        req_inputs_.push_back(i);
+        for (int k = 0; k < words_; ++k) any[k] |= row[k];
+        for (int k = 0; k < words_; ++k)
+          for (uint64_t r = row[k]; r; r &= r - 1) set_bit(req_t_.row((k << 6) + __builtin_ctzll(r)), i);
+      }
+    }
+  }
+  for (int k = 0; k < words_; ++k)
+    for (uint64_t r = any[k]; r; r &= r - 1) req_outputs_.push_back((k << 6) + __builtin_ctzll(r));
+}
+
+int SwitchCore::pick_vc(int input, int output, uint64_t t) const {
+  if (p_.queueing == Queueing::kFifo) return queues_[input].front(0).vc;
+  for (int k = 0; k < v_; ++k) {
+    const int vc = (vc_ptr_[input] + k) % v_;
+    if (p_.queueing == Queueing::kVoq) {
+      if (test_bit(nonempty_[vc].row(input), output) && can_use_output_vc(input, output, vc))
+        return vc;
+    } else {
+      if (queues_[input].empty(vc)) continue;
+      const int idx = input * v_ + vc;
+      const int ovc = ivc_out_vc_[idx];
+      if (ovc >= 0 && ivc_out_port_[idx] == output &&
+          (!queues_[input].front(vc).head() || t >= ivc_ready_[idx]) &&
+          test_bit(credit_bits_[ovc].row(0), output))
+        return vc;
+    }
+  }
+  throw std::logic_error("SwitchCore: granted input has no eligible VC");
+}
+
+void SwitchCore::commit(int i, int o, uint64_t t) {
+  const int vc = pick_vc(i, o, t);
+  int q = 0, ovc = vc;
+  if (p_.queueing == Queueing::kVc) {
+    q = vc;
+    ovc = ivc_out_vc_[i * v_ + vc];
+  } else if (p_.queueing == Queueing::kVoq) {
+    q = o * v_ + vc;
+  }
+  if (p_.queueing != Queueing::kFifo) vc_ptr_[i] = (vc + 1) % v_;
+
+  Flit f = queues_[i].pop(q);
+  if (--queued_[i] == 0) clear_bit(active_.row(0), i);
+  --total_queued_;
+  --occupancy_[i];
+  --total_occupancy_;
+  if (drop_credit_[i])
+    drop_credit_[i] = 0;
+  else
+    in_links_[i]->send_credit(t, Credit{f.vc, f.shared_credit()});
+
+  f.set_shared_credit(out_credit_[o].take(ovc));
+  f.vc = static_cast<uint8_t>(ovc);
+  update_credit_bits(o);
+
+  const int h = o * v_ + ovc;
+  const bool take = p_.queueing != Queueing::kVc && f.head() && !f.tail();
+  const bool release = f.tail() && (p_.queueing == Queueing::kVc || !f.head());
+  if (take) {
+    holder_[h] = i;
+    set_bit(held_[ovc].row(0), o);
+    set_bit(held_by_[ovc].row(i), o);
+  } else if (release) {
+    clear_bit(held_[ovc].row(0), o);
+    clear_bit(held_by_[ovc].row(holder_[h]), o);
+    holder_[h] = -1;
+    if (p_.queueing == Queueing::kVc) ivc_out_vc_[i * v_ + vc] = -1;
+  }
+  on_front_changed(i, q);
+
+  if (p_.output_pipeline_cycles() == 0) {
+    out_links_[o]->send_flit(t, f);
+  } else {
+    egress_[o].push(t, f);
+    ++egress_flits_;
+  }
+  last_grant_ = t;
+  ++stats_.grants;
+}
+
+void SwitchCore::allocate_vcs(uint64_t t) {
+  const int span = n_ * v_;
+  auto out_of = [&](int idx) { return ivc_out_port_[idx]; };
+  std::sort(va_pending_.begin(), va_pending_.end(), [&](int a, int b) {
+    const int oa = out_of(a), ob = out_of(b);
+    if (oa != ob) return oa < ob;
+    return (a - va_ptr_[oa] + span) % span < (b - va_ptr_[ob] + span) % span;
+  });
+  size_t keep = 0;
+  for (size_t k = 0; k < va_pending_.size();) {
+    const int o = out_of(va_pending_[k]);
+    size_t end = k;
+    while (end < va_pending_.size() && out_of(va_pending_[end]) == o) ++end;
+    int next_free = 0, last = -1;
+    for (size_t r = k; r < end; ++r) {
+      const int idx = va_pending_[r];
+      while (next_free < v_ && holder_[o * v_ + next_free] >= 0) ++next_free;
+      if (next_free == v_) {
+        va_pending_[keep++] = idx;
+        continue;
+      }
+      const int input = idx / v_;
+      holder_[o * v_ + next_free] = input;
+      set_bit(held_[next_free].row(0), o);
+      set_bit(held_by_[next_free].row(input), o);
+      ivc_out_vc_[idx] = next_free;
+      ivc_ready_[idx] = t + static_cast<uint64_t>(p_.vc_alloc_cycles);
+      last = idx;
+    }
+    if (last >= 0) va_ptr_[o] = (last + 1) % span;
+    k = end;
+  }
+  va_pending_.resize(keep);
+}
+
+}  // namespace upswitch::core

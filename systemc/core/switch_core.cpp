@@ -1,0 +1,201 @@
+// SwitchCore construction and the per-cycle sequence (see doc/architecture.md).
+#include "core/switch_core.h"
+
+#include <algorithm>
+
+namespace upswitch::core {
+
+SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downstream)
+    : p_(params), n_(params.ports), v_(params.vcs), words_(words_for(params.ports)) {
+  route_ = p_.routing_table;
+  if (route_.empty())
+    for (int d = 0; d < n_; ++d) route_.push_back(d);
+  allocator_ = make_allocator(p_.allocator, n_, p_.allocator_iterations);
+  in_links_.assign(n_, nullptr);
+  out_links_.assign(n_, nullptr);
+
+  const int queues = p_.queueing == Queueing::kFifo ? 1 : p_.queueing == Queueing::kVc ? v_ : n_ * v_;
+  routing_.assign(n_, DelayLine<Flit>(static_cast<uint32_t>(p_.routing_cycles)));
+  queues_.assign(n_, SlotQueues(queues, p_.buffer_flits()));
+  occupancy_.assign(n_, 0);
+  queued_.assign(n_, 0);
+  active_.resize(1, n_);
+  if (p_.queueing == Queueing::kVoq) nonempty_.assign(v_, BitMatrix(n_, n_));
+  vc_ptr_.assign(n_, 0);
+  drop_credit_.assign(n_, 0);
+  if (p_.queueing == Queueing::kVc) {
+    ivc_out_port_.assign(n_ * v_, -1);
+    ivc_out_vc_.assign(n_ * v_, -1);
+    ivc_ready_.assign(n_ * v_, 0);
+    va_ptr_.assign(n_, 0);
+  }
+
+  out_credit_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.vc_flits),
+                                    static_cast<uint32_t>(downstream.shared_flits)));
+  credit_bits_.assign(v_, BitMatrix(1, n_));
+  holder_.assign(n_ * v_, -1);
+  held_.assign(v_, BitMatrix(1, n_));
+  held_by_.assign(v_, BitMatrix(n_, n_));
+  egress_.assign(n_, DelayLine<Flit>(static_cast<uint32_t>(p_.output_pipeline_cycles())));
+  for (int o = 0; o < n_; ++o) update_credit_bits(o);
+
+  req_.resize(n_, n_);
+  req_t_.resize(n_, n_);
+  stall_.resize(1, n_);
+  req_inputs_.reserve(n_);
+  req_outputs_.reserve(n_);
+  match_.assign(n_, -1);
+  stats_.resize(n_);
+}
+
+void SwitchCore::connect(int port, Link* input, Link* output) {
+  in_links_[port] = input;
+  out_links_[port] = output;
+}
+
+int SwitchCore::queue_of(const Flit& f) const {
+  switch (p_.queueing) {
+    case Queueing::kFifo: return 0;
+    case Queueing::kVc: return f.vc;
+    case Queueing::kVoq: break;
+  }
+  return route_[f.dst] * v_ + f.vc;
+}
+
+void SwitchCore::enqueue(int input, const Flit& f) {
+  const int q = queue_of(f);
+  const bool was_empty = queues_[input].empty(q);
+  queues_[input].push(q, f);
+  if (queued_[input]++ == 0) set_bit(active_.row(0), input);
+  ++total_queued_;
+  if (was_empty) on_front_changed(input, q);
+}
+
+// Called when queue q of `input` has a new front flit (or became empty).
+void SwitchCore::on_front_changed(int input, int q) {
+  const bool empty = queues_[input].empty(q);
+  if (p_.queueing == Queueing::kVoq) {
+    const int o = q / v_, vc = q % v_;
+    if (empty)
+      clear_bit(nonempty_[vc].row(input), o);
+    else
+      set_bit(nonempty_[vc].row(input), o);
+  } else if (p_.queueing == Queueing::kVc && !empty) {
+    const Flit& f = queues_[input].front(q);
+    const int idx = input * v_ + q;
+    if (f.head()) {
+      ivc_out_port_[idx] = route_[f.dst];
+      ivc_out_vc_[idx] = -1;
+      va_pending_.push_back(idx);
+    }
+  }
+}
+
+void SwitchCore::update_credit_bits(int output) {
+  for (int vc = 0; vc < v_; ++vc) {
+    if (out_credit_[output].can_take(vc))
+      set_bit(credit_bits_[vc].row(0), output);
+    else
+      clear_bit(credit_bits_[vc].row(0), output);
+  }
+}
+
+void SwitchCore::account_window(uint64_t from, uint64_t to) {
+  const uint64_t a = std::max(from, p_.window_begin), b = std::min(to, p_.window_end);
+  if (a >= b) return;
+  const uint64_t cycles = b - a;
+  stats_.window_cycles += cycles;
+  if (total_occupancy_ == 0) return;
+  for (int i = 0; i < n_; ++i)
+    stats_.occupancy_flit_cycles[i] += static_cast<uint64_t>(occupancy_[i]) * cycles;
+}
+
+void SwitchCore::tick(uint64_t t) {
+  // Cycles slept through since the last tick kept the occupancy they had.
+  if (t > accounted_until_) account_window(accounted_until_, t);
+  const bool in_window = t >= p_.window_begin && t < p_.window_end;
+  if (!total_queued_) last_grant_ = t;  // the watchdog only counts time with flits waiting
+
+  // 1. Downstream credits.
+  for (int o = 0; o < n_; ++o) {
+    Credit c;
+    if (!out_links_[o]->credits().empty() && out_links_[o]->receive_credit(t, c)) {
+      out_credit_[o].give(c.vc, c.shared);
+      update_credit_bits(o);
+    }
+  }
+  // 2-3. Arrivals enter the routing stage; flits leaving it join their queue.
+  for (int i = 0; i < n_; ++i) {
+    Flit f;
+    if (!in_links_[i]->flits().empty() && in_links_[i]->receive_flit(t, f)) {
+      ++occupancy_[i];
+      ++total_occupancy_;
+      stats_.peak_occupancy[i] = std::max<uint64_t>(stats_.peak_occupancy[i], occupancy_[i]);
+      if (p_.routing_cycles == 0) {
+        enqueue(i, f);
+      } else {
+        routing_[i].push(t, f);
+        ++routing_flits_;
+      }
+    }
+    if (routing_flits_ && routing_[i].pop(t, f)) {
+      --routing_flits_;
+      enqueue(i, f);
+    }
+  }
+  // 4-8. Allocation and crossbar.
+  if (p_.queueing == Queueing::kVc && !va_pending_.empty()) allocate_vcs(t);
+  if (total_queued_) {
+    build_requests(t);
+    if (!req_inputs_.empty()) {
+      ++stats_.allocation_rounds;
+      allocator_->allocate(AllocRequest{&req_, &req_t_, &req_inputs_, &req_outputs_}, match_);
+      for (int i : req_inputs_) {
+        if (match_[i] < 0) continue;
+        if (in_window) ++stats_.xbar_flits[match_[i]];
+        commit(i, match_[i], t);
+        match_[i] = -1;
+      }
+    }
+    if (in_window) {
+      const uint64_t* s = stall_.row(0);
+      for (int w = 0; w < words_; ++w)
+        for (uint64_t bits = s[w]; bits; bits &= bits - 1)
+          ++stats_.credit_stall_cycles[(w << 6) + __builtin_ctzll(bits)];
+    }
+    if (p_.watchdog_cycles && t - last_grant_ > p_.watchdog_cycles)
+      throw DeadlockError("deadlock: " + std::to_string(total_queued_) +
+                              " flits queued in the switch and no grant for " +
+                              std::to_string(t - last_grant_) + " cycles (cycle " +
+                              std::to_string(t) + ")",
+                          dump_state(t));
+  }
+  // Output pipeline: flits whose allocation + crossbar + egress stages end now leave.
+  if (egress_flits_) {
+    for (int o = 0; o < n_; ++o) {
+      Flit f;
+      if (egress_[o].pop(t, f)) {
+        --egress_flits_;
+        out_links_[o]->send_flit(t, f);
+      }
+    }
+  }
+  if (t + 1 > accounted_until_) {
+    account_window(t, t + 1);
+    accounted_until_ = t + 1;
+  }
+}
+
+uint64_t SwitchCore::next_activity(uint64_t t) const {
+  if (total_queued_ || !va_pending_.empty()) return t + 1;
+  uint64_t next = UINT64_MAX;
+  for (int i = 0; i < n_; ++i) {
+    next = std::min(next, in_links_[i]->flits().next_due());
+    next = std::min(next, out_links_[i]->credits().next_due());
+    if (routing_flits_) next = std::min(next, routing_[i].next_due());
+    if (egress_flits_) next = std::min(next, egress_[i].next_due());
+  }
+  return std::max(next, t + 1);
+}
+
+}  // namespace upswitch::core

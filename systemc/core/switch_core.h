@@ -1,0 +1,114 @@
+// The switch's cycle algorithm in plain C++: input units (routing stage, buffers), VC
+// allocation, switch allocation, crossbar and output credit state. One tick() is one core cycle;
+// the exact order of work inside a cycle is written down in doc/architecture.md. The SystemC
+// wrapper (systemc/sc/switch_module.h) only calls tick() on active cycles.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/allocator.h"
+#include "core/bits.h"
+#include "core/credit_pool.h"
+#include "core/delay_line.h"
+#include "core/link.h"
+#include "core/slot_queues.h"
+#include "core/switch_params.h"
+#include "core/switch_stats.h"
+
+namespace upswitch::core {
+
+// Thrown by the watchdog; what() is a one-line verdict, state() the blocking state.
+class DeadlockError : public std::runtime_error {
+ public:
+  DeadlockError(const std::string& what, std::string state)
+      : std::runtime_error(what), state_(std::move(state)) {}
+  const std::string& state() const { return state_; }
+
+ private:
+  std::string state_;
+};
+
+class SwitchCore {
+ public:
+  SwitchCore(const SwitchParams& params, const DownstreamBuffer& downstream);
+
+  // Port p's input link carries flits into the switch (credits go back on it); its output link
+  // carries flits to the endpoint (credits come back on it).
+  void connect(int port, Link* input, Link* output);
+
+  void tick(uint64_t t);
+  // Earliest cycle after `t` at which tick() has work; UINT64_MAX when nothing is pending.
+  uint64_t next_activity(uint64_t t) const;
+
+  const SwitchParams& params() const { return p_; }
+  const SwitchStats& stats() const { return stats_; }
+  int ports() const { return n_; }
+  int output_port(uint32_t dst) const { return route_[dst]; }
+
+  // Introspection for the conservation checker and the deadlock report.
+  int occupancy(int input) const { return occupancy_[input]; }
+  uint64_t flits_inside() const { return total_occupancy_ + egress_flits_; }
+  uint32_t egress_flits(int output) const { return egress_[output].count(); }
+  const CreditPool& output_credits(int output) const { return out_credit_[output]; }
+  std::string dump_state(uint64_t t) const;
+
+  // Fault hook for checker tests: the next credit input `port` would return is lost.
+  void debug_drop_next_credit(int port) { drop_credit_[port] = 1; }
+
+ private:
+  int queue_of(const Flit& f) const;
+  void enqueue(int input, const Flit& f);
+  void on_front_changed(int input, int queue);
+  void allocate_vcs(uint64_t t);
+  void build_requests(uint64_t t);
+  int pick_vc(int input, int output, uint64_t t) const;
+  void commit(int input, int output, uint64_t t);
+  void update_credit_bits(int output);
+  void account_window(uint64_t from, uint64_t to);
+  bool can_use_output_vc(int input, int output, int vc) const;
+
+  SwitchParams p_;
+  int n_, v_, words_;
+  std::vector<int> route_;
+  std::unique_ptr<Allocator> allocator_;
+  std::vector<Link*> in_links_, out_links_;
+
+  // Input side.
+  std::vector<DelayLine<Flit>> routing_;  // per input: the routing pipeline stage
+  std::vector<SlotQueues> queues_;        // per input
+  std::vector<int> occupancy_;            // per input: slots in use (routing stage + queues)
+  std::vector<int> queued_;               // per input: flits in queues
+  uint64_t total_occupancy_ = 0, total_queued_ = 0, routing_flits_ = 0;
+  BitMatrix active_;                      // one row: inputs with queued flits
+  std::vector<BitMatrix> nonempty_;       // voq: per VC, row i = outputs with a queued flit
+  std::vector<int> vc_ptr_;               // per input: round-robin VC pointer
+  std::vector<uint8_t> drop_credit_;
+
+  // `vc` queueing: per input VC (index i*V+v).
+  std::vector<int> ivc_out_port_, ivc_out_vc_;
+  std::vector<uint64_t> ivc_ready_;
+  std::vector<int> va_pending_, va_ptr_;
+
+  // Output side.
+  std::vector<CreditPool> out_credit_;
+  std::vector<BitMatrix> credit_bits_;  // per VC, one row: outputs with a credit for that VC
+  std::vector<int> holder_;             // per output VC (o*V+v): holding input, -1 = free
+  std::vector<BitMatrix> held_;         // per VC, one row: output VCs held by some packet
+  std::vector<BitMatrix> held_by_;      // per VC, row i: output VCs held by input i
+  std::vector<DelayLine<Flit>> egress_;  // per output: allocation + crossbar + egress stages
+  uint64_t egress_flits_ = 0;
+
+  // Allocation scratch (reused every cycle).
+  BitMatrix req_, req_t_, stall_;
+  std::vector<int> req_inputs_, req_outputs_, match_;
+
+  SwitchStats stats_;
+  uint64_t accounted_until_ = 0;  // window accounting has covered cycles < this
+  uint64_t last_grant_ = 0;
+};
+
+}  // namespace upswitch::core

@@ -1,0 +1,42 @@
+// The switch's structural and timing parameters, as the cycle core consumes them. Defaults,
+// units, ranges and descriptions live in one place only: systemc/config/param_table.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace upswitch::core {
+
+enum class Queueing { kFifo, kVc, kVoq };
+
+struct SwitchParams {
+  int ports = 0;
+  int vcs = 0;
+  int vc_buffer_flits = 0;      // reserved input-buffer slots per VC
+  int shared_buffer_flits = 0;  // shared input-buffer slots per input port
+  Queueing queueing = Queueing::kVoq;
+  std::string allocator;
+  int allocator_iterations = 0;
+  int routing_cycles = 0;
+  int vc_alloc_cycles = 0;  // only in `vc` queueing
+  int sw_alloc_cycles = 0;
+  int xbar_cycles = 0;
+  int egress_cycles = 0;
+  std::vector<int> routing_table;  // destination endpoint id -> output port; empty = identity
+  uint64_t watchdog_cycles = 0;    // no grant for this long while flits wait = deadlock; 0 = off
+  // Window of cycles [window_begin, window_end) over which utilisation statistics are counted.
+  uint64_t window_begin = 0;
+  uint64_t window_end = UINT64_MAX;
+
+  int buffer_flits() const { return vcs * vc_buffer_flits + shared_buffer_flits; }
+  int output_pipeline_cycles() const { return sw_alloc_cycles + xbar_cycles + egress_cycles; }
+};
+
+// The receiver buffer behind each switch output (the endpoint's receive buffer).
+struct DownstreamBuffer {
+  int vc_flits = 0;
+  int shared_flits = 0;
+};
+
+}  // namespace upswitch::core

@@ -1,0 +1,26 @@
+// Counters the switch core keeps, per port, over the statistics window.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace upswitch::core {
+
+struct SwitchStats {
+  std::vector<uint64_t> occupancy_flit_cycles;  // per input: sum over window cycles of occupancy
+  std::vector<uint64_t> peak_occupancy;         // per input, whole run
+  std::vector<uint64_t> xbar_flits;             // per output: flits through the crossbar
+  std::vector<uint64_t> credit_stall_cycles;    // per output: a flit waited, no downstream credit
+  uint64_t window_cycles = 0;                   // cycles of the window seen so far
+  uint64_t grants = 0;                          // whole run
+  uint64_t allocation_rounds = 0;               // cycles in which the allocator ran
+
+  void resize(int ports) {
+    occupancy_flit_cycles.assign(ports, 0);
+    peak_occupancy.assign(ports, 0);
+    xbar_flits.assign(ports, 0);
+    credit_stall_cycles.assign(ports, 0);
+  }
+};
+
+}  // namespace upswitch::core

@@ -1,0 +1,28 @@
+#include "sc/sc_run.h"
+
+#include <cmath>
+
+#include "sc/endpoints_module.h"
+#include "sc/switch_module.h"
+
+namespace upswitch::sc {
+
+void run_systemc(top::Fabric& fabric, const std::atomic<bool>* stop_flag, std::function<void(uint64_t)> on_cycle) {
+  // The period is a whole number of femtoseconds, so cycle k is exactly k * period and every
+  // process derives the same cycle number from the simulated time.
+  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+  const double period_fs = std::round(1e6 / fabric.config().clock_ghz);
+  const sc_core::sc_time period(period_fs, sc_core::SC_FS);
+
+  SwitchModule sw("switch", period, fabric.sw());
+  EndpointsModule eps("endpoints", period, fabric.endpoints(), stop_flag, std::move(on_cycle));
+  for (int p = 0; p < fabric.config().sw.ports; ++p) {
+    sw.bind(p, fabric.uplink(p), fabric.downlink(p));
+    eps.bind(p, fabric.uplink(p), fabric.downlink(p));
+  }
+  sc_core::sc_start();
+  if (sw.failure()) std::rethrow_exception(sw.failure());
+  if (eps.failure()) std::rethrow_exception(eps.failure());
+}
+
+}  // namespace upswitch::sc

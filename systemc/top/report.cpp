@@ -1,0 +1,158 @@
+#include "top/report.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "config/param_table.h"
+#include "stats/registry.h"
+#include "top/fabric.h"
+#include "version.h"
+
+namespace upswitch::top {
+namespace {
+
+nlohmann::json latency_json(const stats::Histogram& h, bool valid, double ns_per_cycle) {
+  if (!valid || h.count() == 0)
+    return {{"mean", nullptr}, {"p50", nullptr}, {"p99", nullptr}, {"p999", nullptr}, {"max", nullptr},
+            {"count", h.count()}, {"mean_ns", nullptr}, {"p99_ns", nullptr}};
+  nlohmann::json j = stats::summarize(h);
+  j["mean_ns"] = h.mean() * ns_per_cycle;
+  j["p99_ns"] = static_cast<double>(h.percentile(0.99)) * ns_per_cycle;
+  return j;
+}
+
+double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+}  // namespace
+
+uint64_t zero_load_latency_cycles(const Fabric& f, int flits) {
+  const config::Config& c = f.config();
+  const uint64_t va = c.sw.queueing == core::Queueing::kVc ? c.sw.vc_alloc_cycles : 0;
+  return 2 * static_cast<uint64_t>(c.link_latency_cycles) + c.sw.routing_cycles + va +
+         c.sw.output_pipeline_cycles() + static_cast<uint64_t>(flits - 1);
+}
+
+nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std::vector<std::string>& violations) {
+  const config::Config& c = f.config();
+  const traffic::RunResult& r = f.endpoints().result();
+  const core::SwitchStats& s = f.sw().stats();
+  const int n = c.sw.ports;
+  const double ns_per_cycle = 1.0 / c.clock_ghz;
+  const double gbps_per_flit_per_cycle = c.flit_bytes * c.clock_ghz;  // GB/s at 1 flit/cycle
+
+  uint64_t offered = 0, accepted = 0, injected = 0;
+  for (const traffic::PortResult& p : r.ports) {
+    offered += p.offered_flits;
+    accepted += p.accepted_flits;
+    injected += p.injected_flits;
+  }
+  const double port_cycles = static_cast<double>(r.window_cycles) * n;
+  const bool latency_valid = !r.saturated && !r.interrupted;
+
+  uint64_t occ = 0, xbar = 0, stalls = 0, peak = 0;
+  for (int p = 0; p < n; ++p) {
+    occ += s.occupancy_flit_cycles[p];
+    xbar += s.xbar_flits[p];
+    stalls += s.credit_stall_cycles[p];
+    peak = std::max(peak, s.peak_occupancy[p]);
+  }
+
+  stats::Registry reg;
+  reg.counter("switch.grants", &s.grants, "flits", "flits through the crossbar, whole run");
+  reg.counter("switch.allocation_rounds", &s.allocation_rounds, "cycles", "cycles in which the allocator ran");
+  reg.per_port("switch.xbar_flits", &s.xbar_flits, "flits", "per output, measurement window");
+  reg.per_port("switch.credit_stall_cycles", &s.credit_stall_cycles, "cycles",
+               "per output: a flit waited for it and it had no downstream credit (window)");
+  reg.per_port("switch.peak_occupancy", &s.peak_occupancy, "flits", "per input buffer, whole run");
+  reg.counter("endpoints.packets_created", &r.packets_created, "packets", "whole run");
+  reg.counter("endpoints.packets_delivered", &r.packets_delivered, "packets", "whole run");
+  reg.counter("endpoints.flits_created", &r.flits_created, "flits", "whole run");
+  reg.counter("endpoints.flits_delivered", &r.flits_delivered, "flits", "whole run");
+  reg.counter("endpoints.measured_packets", &r.measured_packets, "packets", "created in the window");
+  reg.histogram("endpoints.packet_latency", &r.packet_latency, "cycles", "creation to tail delivery");
+  reg.histogram("endpoints.network_latency", &r.network_latency, "cycles", "head injection to tail delivery");
+
+  nlohmann::json j;
+  j["upswitch_version"] = UPSWITCH_VERSION;
+  j["config"] = config::config_to_json(c);
+  j["preset"] = c.preset.empty() ? "ualink-x4" : c.preset;
+  j["seed"] = c.measure.seed;
+  j["throughput"] = {
+      {"offered", ratio(offered, 1) / port_cycles},
+      {"accepted", ratio(accepted, 1) / port_cycles},
+      {"injected", ratio(injected, 1) / port_cycles},
+      {"offered_gbytes_per_s_per_port", ratio(offered, 1) / port_cycles * gbps_per_flit_per_cycle},
+      {"accepted_gbytes_per_s_per_port", ratio(accepted, 1) / port_cycles * gbps_per_flit_per_cycle},
+      {"accepted_gbytes_per_s_total", ratio(accepted, 1) / static_cast<double>(r.window_cycles ? r.window_cycles : 1) *
+                                          gbps_per_flit_per_cycle},
+      {"unit", "flits/port/cycle over the measurement window"}};
+  j["latency"] = {{"packet", latency_json(r.packet_latency, latency_valid, ns_per_cycle)},
+                  {"network", latency_json(r.network_latency, latency_valid, ns_per_cycle)},
+                  {"zero_load_cycles", zero_load_latency_cycles(f, c.traffic.packet_flits)},
+                  {"unit", "cycles (the *_ns fields in ns)"}};
+  j["saturated"] = r.saturated;
+  j["saturation_reason"] = r.saturation_reason;
+  j["switch"] = {{"mean_buffer_occupancy_flits", port_cycles ? static_cast<double>(occ) / port_cycles : 0.0},
+                 {"peak_buffer_occupancy_flits", peak},
+                 {"xbar_utilisation", port_cycles ? static_cast<double>(xbar) / port_cycles : 0.0},
+                 {"credit_stall_cycles", stalls}};
+  j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
+                       {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
+  j["sim"] = {{"cycles", r.end_cycle},
+              {"simulated_ns", static_cast<double>(r.end_cycle) * ns_per_cycle},
+              {"window_cycles", r.window_cycles},
+              {"interrupted", r.interrupted},
+              {"kernel", timing.kernel},
+              {"wall_seconds", timing.wall_seconds},
+              {"cycles_per_second", timing.wall_seconds > 0 ? static_cast<double>(r.end_cycle) / timing.wall_seconds : 0.0}};
+  j["stats"] = reg.dump();
+  return j;
+}
+
+std::string ports_csv(const Fabric& f) {
+  const config::Config& c = f.config();
+  const traffic::RunResult& r = f.endpoints().result();
+  const core::SwitchStats& s = f.sw().stats();
+  const double w = static_cast<double>(r.window_cycles ? r.window_cycles : 1);
+  const double gb = c.flit_bytes * c.clock_ghz;
+  std::ostringstream o;
+  o.precision(6);
+  o << "port,offered,injected,accepted,accepted_gbytes_per_s,mean_occupancy_flits,peak_occupancy_flits,"
+       "xbar_utilisation,credit_stall_cycles,backlog_flits_end\n";
+  for (int p = 0; p < c.sw.ports; ++p) {
+    const traffic::PortResult& pr = r.ports[p];
+    o << p << ',' << pr.offered_flits / w << ',' << pr.injected_flits / w << ',' << pr.accepted_flits / w << ','
+      << pr.accepted_flits / w * gb << ',' << s.occupancy_flit_cycles[p] / w << ',' << s.peak_occupancy[p] << ','
+      << s.xbar_flits[p] / w << ',' << s.credit_stall_cycles[p] << ',' << pr.backlog_flits_end << '\n';
+  }
+  return o.str();
+}
+
+std::string latency_histogram_csv(const Fabric& f) {
+  const traffic::RunResult& r = f.endpoints().result();
+  std::ostringstream o;
+  o << "latency_cycles,packet_count,network_count\n";
+  auto a = r.packet_latency.buckets(), b = r.network_latency.buckets();
+  size_t i = 0, k = 0;
+  while (i < a.size() || k < b.size()) {
+    const uint64_t va = i < a.size() ? a[i].first : UINT64_MAX, vb = k < b.size() ? b[k].first : UINT64_MAX;
+    const uint64_t v = std::min(va, vb);
+    o << v << ',' << (va == v ? a[i++].second : 0) << ',' << (vb == v ? b[k++].second : 0) << '\n';
+  }
+  return o.str();
+}
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write '" + tmp + "'");
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write '" + tmp + "'");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "'");
+}
+
+}  // namespace upswitch::top

@@ -1,0 +1,28 @@
+// Turns a finished run into its outputs: the summary JSON (the CLI contract, see README), the
+// per-port CSV and the latency histogram CSV, each written atomically (temporary file, rename).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace upswitch::top {
+
+class Fabric;
+
+struct RunTiming {
+  double wall_seconds = 0;
+  std::string kernel;  // "systemc" or "plain"
+};
+
+nlohmann::json build_summary(const Fabric& f, const RunTiming& timing,
+                             const std::vector<std::string>& conservation_violations);
+std::string ports_csv(const Fabric& f);
+std::string latency_histogram_csv(const Fabric& f);
+// Zero-load packet latency in cycles for a packet of `flits` flits (doc/architecture.md).
+uint64_t zero_load_latency_cycles(const Fabric& f, int flits);
+
+// Writes `text` to `path` through a temporary file and a rename.
+void write_file_atomic(const std::string& path, const std::string& text);
+
+}  // namespace upswitch::top

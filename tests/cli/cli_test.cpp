@@ -1,0 +1,155 @@
+// The `upswitch` command-line contract, tested on the real binary: outputs and their keys,
+// byte-identical reruns, and one-line errors with exit status 2 and nothing written.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("upswitch_cli_" + std::to_string(getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d.parent_path());
+  return d;
+}
+
+Result run(const std::string& args) {
+  const fs::path dir = scratch("io");
+  fs::create_directories(dir);
+  const std::string cmd = std::string(UPSWITCH_BIN) + " " + args + " >" + (dir / "out").string() + " 2>" +
+                          (dir / "err").string() + " </dev/null";
+  const int raw = std::system(cmd.c_str());
+  return Result{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+TEST(Cli, RunWritesTheContractedOutputs) {
+  const fs::path out = scratch("ok");
+  const Result r = run("run --preset tiny --set traffic.rate=0.3 --seed 7 --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("throughput"), std::string::npos);
+  const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
+  for (const char* ptr : {"/config/switch/ports", "/throughput/offered", "/throughput/accepted", "/latency/packet/mean",
+                          "/latency/packet/p50", "/latency/packet/p99", "/latency/packet/p999", "/latency/packet/max",
+                          "/latency/network/mean", "/latency/network/p99", "/saturated", "/sim/cycles",
+                          "/sim/wall_seconds", "/sim/cycles_per_second"})
+    EXPECT_TRUE(s.contains(nlohmann::json::json_pointer(ptr))) << ptr;
+  EXPECT_EQ(s["config"]["sim"]["seed"], 7);
+  EXPECT_EQ(s["config"]["traffic"]["rate"], 0.3);
+  EXPECT_FALSE(s["saturated"].get<bool>());
+  EXPECT_TRUE(s["conservation"]["ok"].get<bool>());
+  std::istringstream csv(slurp(out / "ports.csv"));
+  std::string line;
+  int rows = 0;
+  while (std::getline(csv, line)) ++rows;
+  EXPECT_EQ(rows, 9);  // header + 8 ports
+  EXPECT_TRUE(fs::exists(out / "latency_hist.csv"));
+}
+
+nlohmann::json without_wall_clock(nlohmann::json s) {
+  s["sim"].erase("wall_seconds");
+  s["sim"].erase("cycles_per_second");
+  return s;
+}
+
+TEST(Cli, SameConfigAndSeedGiveByteIdenticalResults) {
+  const fs::path a = scratch("det_a"), b = scratch("det_b");
+  const std::string args = "run --preset tiny --set traffic.pattern=hotspot --set traffic.packet_mix=1:1,6:1 --quiet --out ";
+  ASSERT_EQ(run(args + a.string()).status, 0);
+  ASSERT_EQ(run(args + b.string()).status, 0);
+  EXPECT_EQ(without_wall_clock(nlohmann::json::parse(slurp(a / "summary.json"))).dump(),
+            without_wall_clock(nlohmann::json::parse(slurp(b / "summary.json"))).dump());
+  EXPECT_EQ(slurp(a / "ports.csv"), slurp(b / "ports.csv"));
+  EXPECT_EQ(slurp(a / "latency_hist.csv"), slurp(b / "latency_hist.csv"));
+}
+
+TEST(Cli, SystemcAndPlainKernelsAgree) {
+  const fs::path a = scratch("k_sc"), b = scratch("k_plain");
+  const std::string args = "run --preset tiny --set switch.queueing=vc --set traffic.rate=0.8 --quiet --out ";
+  ASSERT_EQ(run(args + a.string()).status, 0);
+  ASSERT_EQ(run(args + b.string() + " --kernel plain").status, 0);
+  auto sa = without_wall_clock(nlohmann::json::parse(slurp(a / "summary.json")));
+  auto sb = without_wall_clock(nlohmann::json::parse(slurp(b / "summary.json")));
+  sa["sim"].erase("kernel");
+  sb["sim"].erase("kernel");
+  EXPECT_EQ(sa.dump(), sb.dump());
+}
+
+struct BadInput {
+  const char* args;
+  const char* must_mention;
+};
+
+TEST(Cli, BadInputIsOneLineExitTwoAndNothingWritten) {
+  const fs::path yaml_bad = scratch("bad.yaml");
+  std::ofstream(yaml_bad) << "switch:\n  ports: [1\n";
+  const fs::path yaml_key = scratch("key.yaml");
+  std::ofstream(yaml_key) << "traffic:\n  patern: uniform\n";
+  const fs::path a_file = scratch("not_a_dir");
+  std::ofstream(a_file) << "x";
+  const std::string bad_yaml = "run --config " + yaml_bad.string(), bad_key = "run --config " + yaml_key.string();
+  const std::string out_is_file = "run --preset tiny --out " + a_file.string();
+  const BadInput cases[] = {
+      {"run --set switch.ports=5000", "switch.ports = '5000'"},
+      {"run --set switch.portz=8", "unknown key 'switch.portz'"},
+      {"run --set switch.queueing=oq", "expected one of fifo, vc, voq"},
+      {"run --set traffic.rate=-0.1", "traffic.rate"},
+      {"run --set switch.ports", "--set 'switch.ports': expected KEY=VALUE"},
+      {"run --preset huge", "--preset 'huge'"},
+      {"run --config /nonexistent.yaml", "cannot read the file"},
+      {bad_yaml.c_str(), "line"},
+      {bad_key.c_str(), "unknown key 'traffic.patern'"},
+      {"run --frobnicate", "frobnicate"},
+      {"run --seed -3", "seed"},
+      {"run --kernel fast", "--kernel 'fast'"},
+      {"run --set switch.ports=8 --set traffic.hotspot_ports=8", "traffic.hotspot_ports contains 8"},
+      {out_is_file.c_str(), "--out"},
+      {"", "required"},
+  };
+  for (const BadInput& b : cases) {
+    const fs::path out = scratch("bad_out");
+    const std::string args = std::string(b.args) + (std::string(b.args).find("--out") == std::string::npos && *b.args
+                                                         ? " --out " + out.string()
+                                                         : "");
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("upswitch: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(b.must_mention), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_FALSE(fs::exists(out)) << args << ": wrote into --out";
+  }
+}
+
+TEST(Cli, HelpVersionKeysAndPresets) {
+  EXPECT_EQ(run("--help").status, 0);
+  const Result v = run("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("upswitch ", 0), 0u);
+  const Result k = run("keys");
+  EXPECT_EQ(k.status, 0);
+  EXPECT_NE(k.out.find("switch.allocator_iterations"), std::string::npos);
+  EXPECT_NE(run("presets").out.find("ualink-x4"), std::string::npos);
+}
+
+}  // namespace

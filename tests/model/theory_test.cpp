@@ -1,0 +1,107 @@
+// The model against classic switch theory (facts sheet section 4):
+//  - FIFO input queues saturate at the head-of-line limit (Karol, Hluchyj, Morgan 1987);
+//  - VOQ + iSLIP carries 95% uniform load, with mean waits near the reference simulation's,
+//    and one iteration is far worse under load (McKeown 1999);
+//  - a credit loop of R cycles with F credits carries min(1, F/R) flits per cycle.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace upswitch::testing {
+namespace {
+
+std::unique_ptr<top::Fabric> slotted(int ports, const std::string& queueing, const std::string& alloc, int iters,
+                                     double rate, uint64_t measure) {
+  return run_plain(make_config("slotted", {{"switch.ports", std::to_string(ports)},
+                                           {"switch.queueing", queueing},
+                                           {"switch.allocator", alloc},
+                                           {"switch.allocator_iterations", std::to_string(iters)},
+                                           {"traffic.rate", std::to_string(rate)},
+                                           {"sim.warmup_cycles", "5000"},
+                                           {"sim.measure_cycles", std::to_string(measure)},
+                                           {"sim.flush", "false"}}));
+}
+
+TEST(Theory, HeadOfLineBlockingLimitN8) {
+  auto f = slotted(8, "fifo", "separable_input_first", 1, 1.0, 60000);
+  EXPECT_NEAR(accepted(*f), 0.618, 0.015);
+  EXPECT_TRUE(f->endpoints().result().saturated);
+}
+
+TEST(Theory, HeadOfLineBlockingLimitN72) {
+  auto f = slotted(72, "fifo", "separable_input_first", 1, 1.0, 15000);
+  EXPECT_NEAR(accepted(*f), 0.589, 0.015);
+}
+
+// Mean wait = mean packet latency - zero-load latency (2 cycles in the slotted preset).
+double mean_wait(const top::Fabric& f) { return f.endpoints().result().packet_latency.mean() - 2.0; }
+
+TEST(Theory, ISlipFourIterationsCarries95PercentUniformLoad) {
+  auto f = slotted(72, "voq", "islip", 4, 0.95, 20000);
+  EXPECT_GE(accepted(*f), 0.945);
+  EXPECT_GE(accepted(*f) / offered(*f), 0.995);
+  EXPECT_FALSE(f->endpoints().result().saturated);
+}
+
+TEST(Theory, ISlipMeanWaitsMatchReferenceSimulation) {
+  // N=72 reference (facts sheet section 4.3, shared/reference/queue_sanity.cpp).
+  const std::pair<double, double> points[] = {{0.5, 0.76}, {0.8, 3.9}, {0.9, 9.7}};
+  for (const auto& [load, ref] : points) {
+    auto f = slotted(72, "voq", "islip", 4, load, 20000);
+    EXPECT_NEAR(mean_wait(*f), ref, 0.2 * ref) << "load " << load;
+  }
+}
+
+TEST(Theory, ISlipOneIterationIsVisiblyWorse) {
+  auto one = slotted(72, "voq", "islip", 1, 0.8, 20000);
+  auto four = slotted(72, "voq", "islip", 4, 0.8, 20000);
+  // Reference: 191 vs 3.9 slots; one iteration behaves like TDM (about N/2 + N p / 2(1-p)).
+  EXPECT_GT(mean_wait(*one), 10 * mean_wait(*four));
+  EXPECT_GT(mean_wait(*one), 90.0);
+}
+
+// One source, one destination, one VC and no shared pool: the only limit is the credit loop.
+double credit_loop_throughput(int credits, int link, int route, int credit_delay, bool output_side) {
+  const std::string deep = "4096";
+  auto c = make_config("", {{"switch.ports", "2"},
+                            {"switch.vcs", "1"},
+                            {"switch.queueing", "voq"},
+                            {"switch.vc_buffer_flits", output_side ? deep : std::to_string(credits)},
+                            {"switch.shared_buffer_flits", "0"},
+                            {"endpoint.rx_vc_flits", output_side ? std::to_string(credits) : deep},
+                            {"endpoint.rx_shared_flits", "0"},
+                            {"link.latency_cycles", std::to_string(link)},
+                            {"link.credit_delay_cycles", std::to_string(credit_delay)},
+                            {"switch.routing_cycles", std::to_string(route)},
+                            {"switch.sw_alloc_cycles", "1"},
+                            {"switch.xbar_cycles", "1"},
+                            {"switch.egress_cycles", "1"},
+                            {"traffic.pattern", "shift"},
+                            {"traffic.rate", "1.0"},
+                            {"traffic.packet_flits", "1"},
+                            {"sim.warmup_cycles", "2000"},
+                            {"sim.measure_cycles", "20000"},
+                            {"sim.flush", "false"}});
+  return accepted(*run_plain(c));
+}
+
+TEST(Theory, CreditLoopSustainsMinOneOrFOverR) {
+  // Input loop: R = L + Rt + C (send -> arrive -> leave the buffer -> credit usable).
+  for (int f : {2, 5, 10, 12, 40}) {
+    const int link = 3, route = 2, credit = 5;
+    const double r = link + route + credit;
+    EXPECT_NEAR(credit_loop_throughput(f, link, route, credit, false), std::min(1.0, f / r),
+                0.02 * std::min(1.0, f / r))
+        << "input loop, F=" << f;
+  }
+  // Output loop: R = Sa + X + E + L + C (grant -> reach the sink -> credit usable by the switch).
+  for (int f : {3, 7, 11, 30}) {
+    const int link = 4, credit = 4;
+    const double r = 1 + 1 + 1 + link + credit;
+    EXPECT_NEAR(credit_loop_throughput(f, link, 0, credit, true), std::min(1.0, f / r), 0.02 * std::min(1.0, f / r))
+        << "output loop, F=" << f;
+  }
+}
+
+}  // namespace
+}  // namespace upswitch::testing

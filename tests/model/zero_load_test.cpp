@@ -1,0 +1,54 @@
+// Zero-load latency equals the sum of the configured pipeline and link latencies, cycle for
+// cycle: L + Rt + [Va] + Sa + X + E + L + (P - 1), computed here from the keys, not the model.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace upswitch::testing {
+namespace {
+
+struct Pipe {
+  int link, route, va, sa, xbar, egress, credit;
+};
+
+uint64_t by_hand(const Pipe& p, const std::string& queueing, int flits) {
+  return static_cast<uint64_t>(p.link + p.route + (queueing == "vc" ? p.va : 0) + p.sa + p.xbar + p.egress +
+                               p.link + (flits - 1));
+}
+
+TEST(ZeroLoad, LatencyIsTheSumOfTheStages) {
+  const Pipe pipes[] = {{1, 0, 0, 0, 0, 0, 1}, {3, 2, 1, 1, 1, 2, 4}, {128, 8, 4, 4, 4, 16, 144}, {7, 5, 6, 0, 3, 0, 2}};
+  for (const Pipe& p : pipes) {
+    for (const std::string q : {"fifo", "vc", "voq"}) {
+      for (int flits : {1, 4}) {
+        // Eight ports, one packet at a time in the whole switch: shift traffic at a rate so low
+        // that packets never meet, and deep buffers so credits never wait.
+        const auto c = make_config("", {{"switch.ports", "8"},
+                                        {"switch.queueing", q},
+                                        {"switch.vcs", "2"},
+                                        {"link.latency_cycles", std::to_string(p.link)},
+                                        {"link.credit_delay_cycles", std::to_string(p.credit)},
+                                        {"switch.routing_cycles", std::to_string(p.route)},
+                                        {"switch.vc_alloc_cycles", std::to_string(p.va)},
+                                        {"switch.sw_alloc_cycles", std::to_string(p.sa)},
+                                        {"switch.xbar_cycles", std::to_string(p.xbar)},
+                                        {"switch.egress_cycles", std::to_string(p.egress)},
+                                        {"traffic.pattern", "shift"},
+                                        {"traffic.rate", "0.0002"},
+                                        {"traffic.packet_flits", std::to_string(flits)},
+                                        {"sim.warmup_cycles", "0"},
+                                        {"sim.measure_cycles", "400000"}});
+        auto f = run_plain(c);
+        const auto& h = f->endpoints().result().packet_latency;
+        ASSERT_GT(h.count(), 100u);
+        const uint64_t want = by_hand(p, q, flits);
+        EXPECT_EQ(h.min(), want) << q << " flits " << flits << " link " << p.link;
+        EXPECT_EQ(h.percentile(0.5), want) << q << " flits " << flits << " link " << p.link;
+        EXPECT_EQ(f->endpoints().result().network_latency.max(), want);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace upswitch::testing

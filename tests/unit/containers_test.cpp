@@ -1,0 +1,91 @@
+// DelayLine, CreditPool and SlotQueues: timing, conservation and error detection.
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "core/credit_pool.h"
+#include "core/delay_line.h"
+#include "core/slot_queues.h"
+#include "traffic/rng.h"
+
+namespace upswitch::core {
+namespace {
+
+TEST(DelayLine, ItemAppearsExactlyLatencyCyclesLater) {
+  for (uint32_t lat : {0u, 1u, 3u, 17u}) {
+    DelayLine<int> d(lat);
+    std::deque<std::pair<uint64_t, int>> expect;
+    traffic::Rng rng(3, lat);
+    for (uint64_t t = 0; t < 500; ++t) {
+      if (rng.unit() < 0.6) {
+        d.push(t, static_cast<int>(t));
+        expect.emplace_back(t + lat, static_cast<int>(t));
+      }
+      int v = -1;
+      const bool got = d.pop(t, v);
+      const bool due = !expect.empty() && expect.front().first == t;
+      ASSERT_EQ(got, due) << "lat " << lat << " t " << t;
+      if (due) {
+        EXPECT_EQ(v, expect.front().second);
+        expect.pop_front();
+      }
+      EXPECT_EQ(d.next_due(), expect.empty() ? UINT64_MAX : expect.front().first);
+    }
+  }
+}
+
+TEST(DelayLine, RejectsTwoItemsInOneCycle) {
+  DelayLine<int> d(2);
+  d.push(5, 1);
+  EXPECT_THROW(d.push(5, 2), std::logic_error);
+}
+
+TEST(CreditPool, ReservedFirstThenSharedAndReturnsSameKind) {
+  CreditPool p(2, 2, 3);
+  EXPECT_EQ(p.capacity(), 7u);
+  EXPECT_FALSE(p.take(0));
+  EXPECT_FALSE(p.take(0));
+  EXPECT_TRUE(p.take(0));  // vc0 reserved exhausted: shared
+  EXPECT_TRUE(p.take(0));
+  EXPECT_TRUE(p.take(0));
+  EXPECT_FALSE(p.can_take(0));
+  EXPECT_TRUE(p.can_take(1));  // vc1 still has reserved credits
+  EXPECT_FALSE(p.take(1));
+  p.give(0, true);
+  EXPECT_TRUE(p.can_take(0));
+  p.give(1, false);                                   // back to its full reserve of 2
+  EXPECT_THROW(p.give(1, false), std::logic_error);  // a third would exceed it
+}
+
+TEST(CreditPool, DetectsOverflowAndUnderflow) {
+  CreditPool p(1, 1, 0);
+  EXPECT_THROW(p.give(0, false), std::logic_error);
+  EXPECT_THROW(p.give(0, true), std::logic_error);
+  p.take(0);
+  EXPECT_THROW(p.take(0), std::logic_error);
+}
+
+TEST(SlotQueues, QueuesShareSlotsAndKeepFifoOrder) {
+  SlotQueues q(3, 5);
+  std::deque<uint64_t> ref[3];
+  traffic::Rng rng(11, 0);
+  uint64_t id = 0;
+  for (int step = 0; step < 5000; ++step) {
+    const int k = static_cast<int>(rng.below(3));
+    if (q.used() < 5 && rng.unit() < 0.55) {
+      Flit f;
+      f.packet_id = id;
+      q.push(k, f);
+      ref[k].push_back(id++);
+    } else if (!q.empty(k)) {
+      EXPECT_EQ(q.pop(k).packet_id, ref[k].front());
+      ref[k].pop_front();
+    }
+    EXPECT_EQ(q.used(), static_cast<int>(ref[0].size() + ref[1].size() + ref[2].size()));
+  }
+  while (q.used() < 5) q.push(0, Flit{});
+  EXPECT_THROW(q.push(1, Flit{}), std::logic_error);
+}
+
+}  // namespace
+}  // namespace upswitch::core

@@ -1,0 +1,264 @@
+#include "traffic/endpoints.h"
+
+#include <algorithm>
+#include <string>
+
+namespace upswitch::traffic {
+
+TrafficEndpoints::TrafficEndpoints(const TrafficParams& traffic, const MeasureParams& measure,
+                                   int ports, int vcs, const UpstreamCredits& credits, std::vector<int> route,
+                                   uint64_t watchdog_cycles)
+    : tp_(traffic),
+      route_(std::move(route)),
+      watchdog_(watchdog_cycles),
+      mp_(measure),
+      n_(ports),
+      v_(vcs),
+      fifo_credits_(credits.classes == 1 && vcs > 1),
+      dests_(tp_, ports, measure.seed),
+      sizes_(tp_),
+      src_(ports),
+      sink_(static_cast<size_t>(ports) * vcs),
+      to_switch_(ports, nullptr),
+      from_switch_(ports, nullptr),
+      window_begin_(measure.warmup_cycles),
+      window_end_(measure.warmup_cycles + measure.measure_cycles) {
+  const double mean = tp_.mean_packet_flits();
+  for (int p = 0; p < n_; ++p) {
+    Source& s = src_[p];
+    s.rng = Rng(measure.seed, static_cast<uint64_t>(p) + 1);
+    s.injection = InjectionProcess(tp_, mean);
+    s.credits.reset(credits.classes, static_cast<uint32_t>(credits.reserved),
+                    static_cast<uint32_t>(credits.shared));
+    if (dests_.sends(p)) s.next_arrival = s.injection.first(0, s.rng);
+  }
+  result_.ports.resize(ports);
+  if (window_begin_ == 0) advance_phase(0);
+}
+
+void TrafficEndpoints::connect(int port, core::Link* to_switch, core::Link* from_switch) {
+  to_switch_[port] = to_switch;
+  from_switch_[port] = from_switch;
+}
+
+bool TrafficEndpoints::links_empty() const {
+  for (int p = 0; p < n_; ++p) {
+    if (!to_switch_[p]->flits().empty() || !to_switch_[p]->credits().empty()) return false;
+    if (!from_switch_[p]->flits().empty() || !from_switch_[p]->credits().empty()) return false;
+  }
+  return true;
+}
+
+void TrafficEndpoints::end_generation() {
+  generating_ = false;
+  for (Source& s : src_) s.next_arrival = UINT64_MAX;
+}
+
+// Phase changes happen at the start of a cycle, before any work of that cycle.
+void TrafficEndpoints::advance_phase(uint64_t t) {
+  if (stop_requested_ && phase_ != Phase::kDone) {
+    result_.interrupted = true;
+    result_.end_cycle = t;
+    phase_ = Phase::kDone;
+    return;
+  }
+  if (phase_ == Phase::kWarmup && t >= window_begin_) {
+    result_.backlog_flits_start = backlog_total_;
+    phase_ = Phase::kMeasure;
+  }
+  if (phase_ == Phase::kMeasure && t >= window_end_) {
+    result_.window_cycles = window_end_ - window_begin_;
+    result_.backlog_flits_end = backlog_total_;
+    uint64_t offered = 0;
+    for (int p = 0; p < n_; ++p) {
+      result_.ports[p].backlog_flits_end = src_[p].backlog;
+      offered += result_.ports[p].offered_flits;
+    }
+    // Saturated: the sources' backlog grew over the window by more than 2% of what was offered
+    // (and by more than a few packets per port), i.e. the switch did not keep up.
+    const uint64_t growth = backlog_total_ > result_.backlog_flits_start
+                                ? backlog_total_ - result_.backlog_flits_start
+                                : 0;
+    const double threshold = std::max(0.02 * static_cast<double>(offered),
+                                       4.0 * n_ * tp_.mean_packet_flits());
+    if (static_cast<double>(growth) > threshold) {
+      result_.saturated = true;
+      result_.saturation_reason = "source backlog grew by " + std::to_string(growth) +
+                                  " flits over the window (offered " + std::to_string(offered) + ")";
+    }
+    phase_ = result_.saturated ? Phase::kFlush : Phase::kDrain;
+  }
+  if (phase_ == Phase::kDrain) {
+    if (measured_outstanding_ == 0) {
+      phase_ = Phase::kFlush;
+    } else if (t >= window_end_ + mp_.max_drain_cycles) {
+      result_.saturated = true;
+      result_.saturation_reason = std::to_string(measured_outstanding_) +
+                                  " measured packets still undelivered after the drain limit";
+      phase_ = Phase::kFlush;
+    }
+  }
+  if (phase_ == Phase::kFlush) {
+    if (generating_) end_generation();
+    if (!mp_.flush || (backlog_total_ == 0 && result_.packets_delivered == result_.packets_created &&
+                       links_empty())) {
+      result_.end_cycle = t;
+      phase_ = Phase::kDone;
+    }
+  }
+}
+
+void TrafficEndpoints::generate(int p, uint64_t t) {
+  Source& s = src_[p];
+  PacketDesc d;
+  d.id = (static_cast<uint64_t>(p) << 40) | s.sequence++;
+  d.created = t;
+  d.dst = dests_.pick(p, s.rng);
+  d.size = static_cast<uint16_t>(sizes_.draw(s.rng));
+  d.measured = phase_ == Phase::kMeasure;
+  s.queue.push(d);
+  if (s.backlog == 0) ++sources_with_backlog_;
+  s.backlog += d.size;
+  backlog_total_ += d.size;
+  ++result_.packets_created;
+  result_.flits_created += d.size;
+  if (d.measured) {
+    ++result_.measured_packets;
+    ++measured_outstanding_;
+    result_.ports[p].offered_flits += d.size;
+  }
+  s.next_arrival = s.injection.next(t, d.size, s.rng);
+}
+
+void TrafficEndpoints::send(int p, uint64_t t) {
+  Source& s = src_[p];
+  if (!s.cur_active) {
+    if (s.queue.empty()) return;
+    int vc = -1;
+    if (fifo_credits_ || v_ == 1) {
+      if (s.credits.can_take(0)) vc = s.vc_ptr;
+    } else {
+      for (int k = 0; k < v_ && vc < 0; ++k)
+        if (s.credits.can_take((s.vc_ptr + k) % v_)) vc = (s.vc_ptr + k) % v_;
+    }
+    if (vc < 0) return;
+    s.vc_ptr = (vc + 1) % v_;
+    s.cur = s.queue.pop();
+    s.cur_active = true;
+    s.cur_vc = vc;
+    s.cur_sent = 0;
+    s.cur_injected = t;
+  }
+  const int cls = fifo_credits_ ? 0 : s.cur_vc;
+  if (!s.credits.can_take(cls)) return;
+  core::Flit f;
+  f.packet_id = s.cur.id;
+  f.created = s.cur.created;
+  f.injected = s.cur_injected;
+  f.dst = s.cur.dst;
+  f.src = static_cast<uint16_t>(p);
+  f.size = s.cur.size;
+  f.vc = static_cast<uint8_t>(s.cur_vc);
+  f.flags = static_cast<uint8_t>((s.cur_sent == 0 ? core::Flit::kHead : 0) |
+                                 (s.cur_sent + 1 == s.cur.size ? core::Flit::kTail : 0) |
+                                 (s.cur.measured ? core::Flit::kMeasured : 0));
+  f.set_shared_credit(s.credits.take(cls));
+  to_switch_[p]->send_flit(t, f);
+  if (t >= window_begin_ && t < window_end_) ++result_.ports[p].injected_flits;
+  --s.backlog;
+  --backlog_total_;
+  if (s.backlog == 0) --sources_with_backlog_;
+  if (++s.cur_sent == s.cur.size) s.cur_active = false;
+}
+
+void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
+  SinkVc& in = sink_[static_cast<size_t>(p) * v_ + f.vc];
+  auto fail = [&](const char* what) {
+    throw IntegrityError(std::string("packet integrity: ") + what + " (packet " +
+                         std::to_string(f.packet_id) + " from " + std::to_string(f.src) + " at sink " +
+                         std::to_string(p) + " vc " + std::to_string(f.vc) + ", cycle " +
+                         std::to_string(t) + ")");
+  };
+  if (route_[f.dst] != p) fail("flit delivered to the wrong port");
+  if (f.head()) {
+    if (in.packet != UINT64_MAX) fail("head flit while another packet is in progress");
+    in.packet = f.packet_id;
+    in.flits = 0;
+  } else if (in.packet != f.packet_id) {
+    fail("body flit of a packet that is not in progress");
+  }
+  if (++in.flits > f.size) fail("more flits than the packet has");
+  if (t >= window_begin_ && t < window_end_) ++result_.ports[p].accepted_flits;
+  ++result_.flits_delivered;
+  last_delivery_ = t;
+  if (!f.tail()) return;
+  if (in.flits != f.size) fail("tail flit before all body flits");
+  in.packet = UINT64_MAX;
+  if (++result_.packets_delivered > result_.packets_created) fail("more packets delivered than created");
+  if (f.flags & core::Flit::kMeasured) {
+    result_.packet_latency.add(t - f.created);
+    result_.network_latency.add(t - f.injected);
+    ++result_.measured_delivered;
+    --measured_outstanding_;
+  }
+}
+
+// Packets are waiting or in flight, yet nothing has been delivered for watchdog_ cycles: a
+// deadlock (or a lost credit) that the switch's own watchdog cannot see, e.g. a starved source.
+void TrafficEndpoints::check_progress(uint64_t t) {
+  if (result_.packets_delivered == result_.packets_created) {
+    last_delivery_ = t;
+    return;
+  }
+  if (t - last_delivery_ <= watchdog_) return;
+  std::string state;
+  int shown = 0;
+  for (int p = 0; p < n_ && shown < 16; ++p) {
+    const Source& s = src_[p];
+    if (!s.backlog) continue;
+    ++shown;
+    state += "  source " + std::to_string(p) + ": " + std::to_string(s.backlog) + " flits waiting, credits";
+    for (int c = 0; c < s.credits.classes(); ++c) state += " vc" + std::to_string(c) + "=" + std::to_string(s.credits.reserved(c));
+    state += " shared=" + std::to_string(s.credits.shared()) + "\n";
+  }
+  throw core::DeadlockError("deadlock: " + std::to_string(result_.packets_created - result_.packets_delivered) +
+                                " packets undelivered and none delivered for " + std::to_string(t - last_delivery_) +
+                                " cycles (cycle " + std::to_string(t) + ")",
+                            state);
+}
+
+void TrafficEndpoints::tick(uint64_t t) {
+  advance_phase(t);
+  if (phase_ == Phase::kDone) return;
+  if (watchdog_) check_progress(t);
+  for (int p = 0; p < n_; ++p) {
+    core::Link* up = to_switch_[p];
+    core::Link* down = from_switch_[p];
+    core::Credit c;
+    if (!up->credits().empty() && up->receive_credit(t, c)) src_[p].credits.give(fifo_credits_ ? 0 : c.vc, c.shared);
+    core::Flit f;
+    if (!down->flits().empty() && down->receive_flit(t, f)) {
+      receive(p, f, t);
+      down->send_credit(t, core::Credit{f.vc, f.shared_credit()});
+    }
+    if (src_[p].next_arrival == t) generate(p, t);
+    if (src_[p].backlog) send(p, t);
+  }
+}
+
+uint64_t TrafficEndpoints::next_activity(uint64_t t) const {
+  if (phase_ == Phase::kDone) return UINT64_MAX;
+  if (sources_with_backlog_ || stop_requested_ || phase_ == Phase::kFlush || phase_ == Phase::kDrain)
+    return t + 1;
+  uint64_t next = UINT64_MAX;
+  for (int p = 0; p < n_; ++p) {
+    next = std::min(next, src_[p].next_arrival);
+    next = std::min(next, to_switch_[p]->credits().next_due());
+    next = std::min(next, from_switch_[p]->flits().next_due());
+  }
+  if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
+  if (phase_ == Phase::kMeasure) next = std::min(next, window_end_);
+  return std::max(next, t + 1);
+}
+
+}  // namespace upswitch::traffic
