@@ -24,9 +24,9 @@ class InjectionProcess {
  private:
   uint64_t off_gap(Rng& rng);
   bool onoff_ = false;
-  double packet_prob_ = 0;   // bernoulli: per-cycle packet probability
+  double packet_log_q_ = 0;    // bernoulli: log(1 - per-cycle packet probability)
   double burst_end_prob_ = 1;  // onoff: probability a packet ends its burst
-  double off_prob_ = 1;        // onoff: per-cycle probability an off period ends
+  double off_log_q_ = 0;       // onoff: log(1 - per-cycle probability an off period ends)
   bool idle_ = true;
 };
 

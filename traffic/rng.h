@@ -43,12 +43,14 @@ class Rng {
   double unit_open0() { return (static_cast<double>(next() >> 11) + 1.0) * 0x1.0p-53; }
   // Uniform in [0, 1).
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  // Failures before the first success of a Bernoulli(p) sequence, 0 < p <= 1.
-  uint64_t geometric(double p) {
-    if (p >= 1.0) return 0;
-    const double g = std::floor(std::log(unit_open0()) / std::log1p(-p));
+  // Failures before the first success of a Bernoulli(p) sequence, given log_q = log(1 - p)
+  // (precomputed by the caller; 0 means p = 1).
+  uint64_t geometric_log(double log_q) {
+    if (log_q == 0.0) return 0;
+    const double g = std::floor(std::log(unit_open0()) / log_q);
     return g > 1e18 ? uint64_t{1000000000000000000ULL} : static_cast<uint64_t>(g);
   }
+  static double log_q(double p) { return p >= 1.0 ? 0.0 : std::log1p(-p); }
 
  private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

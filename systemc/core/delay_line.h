@@ -17,6 +17,7 @@ class DelayLine {
   void reset(uint32_t latency) {
     latency_ = latency;
     ring_.assign(latency + 1, Entry{});
+    size_ = latency + 1;
     head_ = 0;
     count_ = 0;
   }
@@ -26,11 +27,10 @@ class DelayLine {
 
   // Item sent at cycle `now`; pop(now + latency) returns it.
   void push(uint64_t now, const T& item) {
-    if (count_ == ring_.size()) throw std::logic_error("DelayLine: more than one item per cycle");
     const uint64_t due = now + latency_;
-    if (count_ && ring_[(head_ + count_ - 1) % ring_.size()].due >= due)
+    if (count_ == size_ || (count_ && ring_[wrap(head_ + count_ - 1)].due >= due))
       throw std::logic_error("DelayLine: more than one item per cycle");
-    ring_[(head_ + count_) % ring_.size()] = Entry{due, item};
+    ring_[wrap(head_ + count_)] = Entry{due, item};
     ++count_;
   }
 
@@ -38,7 +38,7 @@ class DelayLine {
   bool pop(uint64_t now, T& out) {
     if (count_ == 0 || ring_[head_].due != now) return false;
     out = ring_[head_].item;
-    head_ = (head_ + 1) % ring_.size();
+    head_ = wrap(head_ + 1);
     --count_;
     return true;
   }
@@ -48,15 +48,19 @@ class DelayLine {
 
   template <class F>
   void for_each(F&& f) const {
-    for (uint32_t k = 0; k < count_; ++k) f(ring_[(head_ + k) % ring_.size()].item);
+    for (uint32_t k = 0; k < count_; ++k) f(ring_[wrap(head_ + k)].item);
   }
 
  private:
+  // Index arithmetic without a division: arguments are below 2 * size_.
+  uint32_t wrap(uint32_t i) const { return i >= size_ ? i - size_ : i; }
+
   struct Entry {
     uint64_t due = 0;
     T item{};
   };
   uint32_t latency_ = 1;
+  uint32_t size_ = 2;
   uint32_t head_ = 0;
   uint32_t count_ = 0;
   std::vector<Entry> ring_;

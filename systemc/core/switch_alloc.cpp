@@ -109,9 +109,14 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   else
     in_links_[i]->send_credit(t, Credit{f.vc, f.shared_credit()});
 
-  f.set_shared_credit(out_credit_[o].take(ovc));
+  const bool shared = out_credit_[o].take(ovc);
+  f.set_shared_credit(shared);
   f.vc = static_cast<uint8_t>(ovc);
-  update_credit_bits(o);
+  // Only this VC's bit can change, unless the shared pool ran dry (then every VC's can).
+  if (shared && out_credit_[o].shared() == 0)
+    update_credit_bits(o);
+  else if (!out_credit_[o].can_take(ovc))
+    clear_bit(credit_bits_[ovc].row(0), o);
 
   const int h = o * v_ + ovc;
   const bool take = p_.queueing != Queueing::kVc && f.head() && !f.tail();
@@ -139,24 +144,27 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
 }
 
 void SwitchCore::allocate_vcs(uint64_t t) {
+  // Bucket the requesters by output port, then serve each output's requesters in round-robin
+  // order of their index (input * V + vc) from the output's VA pointer.
   const int span = n_ * v_;
-  auto out_of = [&](int idx) { return ivc_out_port_[idx]; };
-  std::sort(va_pending_.begin(), va_pending_.end(), [&](int a, int b) {
-    const int oa = out_of(a), ob = out_of(b);
-    if (oa != ob) return oa < ob;
-    return (a - va_ptr_[oa] + span) % span < (b - va_ptr_[ob] + span) % span;
-  });
-  size_t keep = 0;
-  for (size_t k = 0; k < va_pending_.size();) {
-    const int o = out_of(va_pending_[k]);
-    size_t end = k;
-    while (end < va_pending_.size() && out_of(va_pending_[end]) == o) ++end;
+  va_outputs_.clear();
+  for (int idx : va_pending_) {
+    const int o = ivc_out_port_[idx];
+    if (va_bucket_[o].empty()) va_outputs_.push_back(o);
+    va_bucket_[o].push_back(idx);
+  }
+  va_pending_.clear();
+  for (int o : va_outputs_) {
+    std::vector<int>& b = va_bucket_[o];
+    const int ptr = va_ptr_[o];
+    auto dist = [&](int idx) { return idx >= ptr ? idx - ptr : idx - ptr + span; };
+    for (size_t k = 1; k < b.size(); ++k)  // insertion sort: buckets hold a few entries
+      for (size_t j = k; j > 0 && dist(b[j]) < dist(b[j - 1]); --j) std::swap(b[j], b[j - 1]);
     int next_free = 0, last = -1;
-    for (size_t r = k; r < end; ++r) {
-      const int idx = va_pending_[r];
+    for (int idx : b) {
       while (next_free < v_ && holder_[o * v_ + next_free] >= 0) ++next_free;
       if (next_free == v_) {
-        va_pending_[keep++] = idx;
+        va_pending_.push_back(idx);
         continue;
       }
       const int input = idx / v_;
@@ -168,9 +176,8 @@ void SwitchCore::allocate_vcs(uint64_t t) {
       last = idx;
     }
     if (last >= 0) va_ptr_[o] = (last + 1) % span;
-    k = end;
+    b.clear();
   }
-  va_pending_.resize(keep);
 }
 
 }  // namespace upswitch::core

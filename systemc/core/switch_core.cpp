@@ -28,6 +28,10 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     ivc_out_vc_.assign(n_ * v_, -1);
     ivc_ready_.assign(n_ * v_, 0);
     va_ptr_.assign(n_, 0);
+    va_bucket_.assign(n_, {});
+    for (auto& b : va_bucket_) b.reserve(static_cast<size_t>(n_) * v_);
+    va_pending_.reserve(static_cast<size_t>(n_) * v_);
+    va_outputs_.reserve(n_);
   }
 
   out_credit_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.vc_flits),

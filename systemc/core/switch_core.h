@@ -92,6 +92,8 @@ class SwitchCore {
   std::vector<int> ivc_out_port_, ivc_out_vc_;
   std::vector<uint64_t> ivc_ready_;
   std::vector<int> va_pending_, va_ptr_;
+  std::vector<std::vector<int>> va_bucket_;  // per output: this cycle's VA requesters
+  std::vector<int> va_outputs_;             // outputs with a non-empty bucket
 
   // Output side.
   std::vector<CreditPool> out_credit_;

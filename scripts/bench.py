@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Speed and memory benchmark of upswitch: runs the standard scenarios with the real binary and
+writes JSON (and a Markdown table with --markdown) of simulated cycles per second, flits
+delivered per second and peak resident memory of each run (from wait4, per process).
+
+Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json] [--set scaling|load|all]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+# The configuration BookSim2's iq router is usually benchmarked in: 1-cycle channels and
+# stages, 4 VCs of 8 flits, no shared buffer.
+BOOKSIM_LIKE = [
+    "switch.queueing=vc", "switch.vcs=4", "switch.vc_buffer_flits=8", "switch.shared_buffer_flits=0",
+    "switch.allocator=separable_input_first", "switch.routing_cycles=1", "switch.vc_alloc_cycles=1",
+    "switch.sw_alloc_cycles=1", "switch.xbar_cycles=1", "switch.egress_cycles=0",
+    "link.latency_cycles=1", "link.credit_delay_cycles=1", "endpoint.rx_vc_flits=8",
+    "endpoint.rx_shared_flits=0",
+]
+
+STANDARD = [
+    ("vc4x8-sepif-1flit-0.3", BOOKSIM_LIKE + ["traffic.packet_flits=1", "traffic.rate=0.3"]),
+    ("vc4x8-sepif-1flit-0.6", BOOKSIM_LIKE + ["traffic.packet_flits=1", "traffic.rate=0.6"]),
+    ("vc4x8-sepif-4flit-0.3", BOOKSIM_LIKE + ["traffic.packet_flits=4", "traffic.rate=0.3"]),
+    ("vc4x8-sepif-4flit-0.6", BOOKSIM_LIKE + ["traffic.packet_flits=4", "traffic.rate=0.6"]),
+    ("ualink-x4-0.5", ["traffic.rate=0.5"]),
+    ("ualink-x4-0.9", ["traffic.rate=0.9"]),
+]
+
+
+def scaling():
+    return [(f"ualink-x4-ports{n}-0.6", [f"switch.ports={n}", "traffic.rate=0.6"]) for n in (8, 16, 32, 72, 144)]
+
+
+def load():
+    return [(f"ualink-x4-load{r}", [f"traffic.rate={r}"]) for r in (0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)]
+
+
+def run_one(binary, name, sets, cycles, kernel):
+    with tempfile.TemporaryDirectory() as out:
+        args = [binary, "run", "--quiet", "--out", out, "--kernel", kernel,
+                "--set", f"sim.warmup_cycles={cycles // 4}", "--set", f"sim.measure_cycles={cycles}"]
+        for s in sets:
+            args += ["--set", s]
+        t0 = time.monotonic()
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - t0
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"bench: {name} failed: {err.strip()}")
+        s = json.load(open(os.path.join(out, "summary.json")))
+    delivered = s["stats"]["endpoints.flits_delivered"]["value"]
+    sim_wall = s["sim"]["wall_seconds"]
+    return {
+        "scenario": name, "kernel": kernel, "overrides": sets,
+        "ports": s["config"]["switch"]["ports"], "rate": s["config"]["traffic"]["rate"],
+        "simulated_cycles": s["sim"]["cycles"], "sim_wall_seconds": sim_wall, "process_wall_seconds": wall,
+        "cycles_per_second": s["sim"]["cycles_per_second"],
+        "flits_delivered_per_second": delivered / sim_wall if sim_wall > 0 else None,
+        "peak_rss_mib": usage.ru_maxrss / 1024.0,
+        "accepted": s["throughput"]["accepted"], "saturated": s["saturated"],
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default="build/upswitch")
+    ap.add_argument("--out", default="results/bench.json")
+    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "all"])
+    ap.add_argument("--cycles", type=int, default=40000, help="measurement window per run")
+    ap.add_argument("--kernel", default="systemc", choices=["systemc", "plain"])
+    ap.add_argument("--markdown", action="store_true", help="also print a Markdown table")
+    a = ap.parse_args()
+    todo = []
+    if a.which in ("standard", "all"):
+        todo += STANDARD
+    if a.which in ("scaling", "all"):
+        todo += scaling()
+    if a.which in ("load", "all"):
+        todo += load()
+    rows = []
+    for i, (name, sets) in enumerate(todo):
+        print(f"[bench] {i + 1}/{len(todo)} {name}", file=sys.stderr)
+        rows.append(run_one(a.bin, name, sets, a.cycles, a.kernel))
+    version = subprocess.run([a.bin, "--version"], capture_output=True, text=True).stdout.strip()
+    result = {"upswitch": version, "cpu": os.uname().machine, "nproc": os.cpu_count(), "runs": rows}
+    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
+    tmp = a.out + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(result, f, indent=2)
+    os.replace(tmp, a.out)
+    if a.markdown:
+        print("| scenario | ports | load | accepted | cycles/s | flits/s | peak RSS MiB |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for r in rows:
+            print(f"| {r['scenario']} | {r['ports']} | {r['rate']} | {r['accepted']:.3f} | "
+                  f"{r['cycles_per_second']:,.0f} | {r['flits_delivered_per_second']:,.0f} | {r['peak_rss_mib']:.1f} |")
+    print(f"bench: wrote {a.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
