@@ -138,11 +138,11 @@ void TrafficEndpoints::send(int p, uint64_t t) {
     if (fifo_credits_ || v_ == 1) {
       if (s.credits.can_take(0)) vc = s.vc_ptr;
     } else {
-      for (int k = 0; k < v_ && vc < 0; ++k)
-        if (s.credits.can_take((s.vc_ptr + k) % v_)) vc = (s.vc_ptr + k) % v_;
+      for (int k = 0, c = s.vc_ptr; k < v_ && vc < 0; ++k, c = c + 1 == v_ ? 0 : c + 1)
+        if (s.credits.can_take(c)) vc = c;
     }
     if (vc < 0) return;
-    s.vc_ptr = (vc + 1) % v_;
+    s.vc_ptr = vc + 1 == v_ ? 0 : vc + 1;
     s.cur = s.queue.pop();
     s.cur_active = true;
     s.cur_vc = vc;
@@ -251,7 +251,7 @@ uint64_t TrafficEndpoints::next_activity(uint64_t t) const {
   if (sources_with_backlog_ || stop_requested_ || phase_ == Phase::kFlush || phase_ == Phase::kDrain)
     return t + 1;
   uint64_t next = UINT64_MAX;
-  for (int p = 0; p < n_; ++p) {
+  for (int p = 0; p < n_ && next > t + 1; ++p) {  // nothing is earlier than the next cycle
     next = std::min(next, src_[p].next_arrival);
     next = std::min(next, to_switch_[p]->credits().next_due());
     next = std::min(next, from_switch_[p]->flits().next_due());

@@ -23,8 +23,12 @@ class InjectionProcess {
 
  private:
   uint64_t off_gap(Rng& rng);
+  uint64_t packet_gap(Rng& rng) {
+    return packet_threshold_ ? rng.geometric_trials(packet_threshold_) : rng.geometric_log(packet_log_q_);
+  }
   bool onoff_ = false;
   double packet_log_q_ = 0;    // bernoulli: log(1 - per-cycle packet probability)
+  uint64_t packet_threshold_ = 0;  // bernoulli with probability >= 1/4: probability * 2^64, else 0
   double burst_end_prob_ = 1;  // onoff: probability a packet ends its burst
   double off_log_q_ = 0;       // onoff: log(1 - per-cycle probability an off period ends)
   bool idle_ = true;

@@ -51,6 +51,13 @@ class Rng {
     return g > 1e18 ? uint64_t{1000000000000000000ULL} : static_cast<uint64_t>(g);
   }
   static double log_q(double p) { return p >= 1.0 ? 0.0 : std::log1p(-p); }
+  // Failures before the first success, by one integer comparison per trial: cheaper than a
+  // logarithm when successes are likely (p >= 1/4). `threshold` = p * 2^64.
+  uint64_t geometric_trials(uint64_t threshold) {
+    uint64_t g = 0;
+    while (next() >= threshold) ++g;
+    return g;
+  }
 
  private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

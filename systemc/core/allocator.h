@@ -14,7 +14,7 @@ namespace upswitch::core {
 
 struct AllocRequest {
   const BitMatrix* by_input = nullptr;   // row i: outputs requested by input i
-  const BitMatrix* by_output = nullptr;  // row o: inputs requesting output o (the transpose)
+  const BitMatrix* by_output = nullptr;  // row o: inputs requesting output o (when needs_by_output())
   const std::vector<int>* inputs = nullptr;   // inputs with at least one request, ascending
   const std::vector<int>* outputs = nullptr;  // outputs with at least one request, ascending
 };
@@ -25,6 +25,8 @@ class Allocator {
   // Fills match[i] with the output granted to input i, or -1. match has one entry per input.
   virtual void allocate(const AllocRequest& req, std::vector<int>& match) = 0;
   virtual const char* name() const = 0;
+  // Whether allocate() reads AllocRequest::by_output (the caller may skip building it).
+  virtual bool needs_by_output() const { return false; }
 };
 
 // Names accepted by make_allocator(), in documentation order.

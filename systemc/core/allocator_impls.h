@@ -26,6 +26,7 @@ class ISlip : public Allocator {
   ISlip(int n, int iterations);
   void allocate(const AllocRequest& req, std::vector<int>& match) override;
   const char* name() const override { return "islip"; }
+  bool needs_by_output() const override { return true; }
 
  private:
   int n_, iterations_;

@@ -40,8 +40,8 @@ void ISlip::allocate(const AllocRequest& req, std::vector<int>& match) {
       clear_bit(in_free, i);
       clear_bit(out_free, o);
       if (it == 0) {
-        accept_ptr_[i] = (o + 1) % n_;
-        grant_ptr_[o] = (i + 1) % n_;
+        accept_ptr_[i] = o + 1 == n_ ? 0 : o + 1;
+        grant_ptr_[o] = i + 1 == n_ ? 0 : i + 1;
       }
     }
   }

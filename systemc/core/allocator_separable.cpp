@@ -21,8 +21,8 @@ void SeparableInputFirst::allocate(const AllocRequest& req, std::vector<int>& ma
   for (int o : touched_) {
     const int i = rr_find(picked_by_.row(o), nullptr, words, n_, out_ptr_[o]);
     match[i] = o;
-    in_ptr_[i] = (o + 1) % n_;
-    out_ptr_[o] = (i + 1) % n_;
+    in_ptr_[i] = o + 1 == n_ ? 0 : o + 1;
+    out_ptr_[o] = i + 1 == n_ ? 0 : i + 1;
     picked_by_.clear_row(o);
   }
 }

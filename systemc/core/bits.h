@@ -50,7 +50,13 @@ class BitMatrix {
   uint64_t* row(int r) { return data_.data() + static_cast<size_t>(r) * words_; }
   const uint64_t* row(int r) const { return data_.data() + static_cast<size_t>(r) * words_; }
   void clear_row(int r) {
-    for (int w = 0; w < words_; ++w) row(r)[w] = 0;
+    uint64_t* p = row(r);
+    if (words_ <= 2) {  // up to 128 ports: two stores, not a call to memset
+      p[0] = 0;
+      if (words_ == 2) p[1] = 0;
+      return;
+    }
+    for (int w = 0; w < words_; ++w) p[w] = 0;
   }
   int rows() const { return rows_; }
   int bits() const { return bits_; }

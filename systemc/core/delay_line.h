@@ -20,6 +20,7 @@ class DelayLine {
     size_ = latency + 1;
     head_ = 0;
     count_ = 0;
+    next_free_due_ = 0;
   }
   uint32_t latency() const { return latency_; }
   uint32_t count() const { return count_; }
@@ -28,8 +29,8 @@ class DelayLine {
   // Item sent at cycle `now`; pop(now + latency) returns it.
   void push(uint64_t now, const T& item) {
     const uint64_t due = now + latency_;
-    if (count_ == size_ || (count_ && ring_[wrap(head_ + count_ - 1)].due >= due))
-      throw std::logic_error("DelayLine: more than one item per cycle");
+    if (due < next_free_due_) throw std::logic_error("DelayLine: more than one item per cycle");
+    next_free_due_ = due + 1;
     ring_[wrap(head_ + count_)] = Entry{due, item};
     ++count_;
   }
@@ -63,6 +64,7 @@ class DelayLine {
   uint32_t size_ = 2;
   uint32_t head_ = 0;
   uint32_t count_ = 0;
+  uint64_t next_free_due_ = 0;  // a push must be due at or after this cycle
   std::vector<Entry> ring_;
 };
 

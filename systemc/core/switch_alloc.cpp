@@ -12,8 +12,10 @@ bool SwitchCore::can_use_output_vc(int input, int output, int vc) const {
 }
 
 void SwitchCore::build_requests(uint64_t t) {
+  const bool transpose = allocator_->needs_by_output();
   for (int i : req_inputs_) req_.clear_row(i);
-  for (int o : req_outputs_) req_t_.clear_row(o);
+  if (transpose)
+    for (int o : req_outputs_) req_t_.clear_row(o);
   req_inputs_.clear();
   req_outputs_.clear();
   stall_.clear_row(0);
@@ -44,23 +46,28 @@ void SwitchCore::build_requests(uint64_t t) {
         else if (!test_bit(credit_bits_[f.vc].row(0), o))
           set_bit(stall, o);
       } else {
-        for (int vc = 0; vc < v_; ++vc) {
-          if (queues_[i].empty(vc)) continue;
+        uint32_t eligible = 0;
+        for (uint32_t ne = ivc_nonempty_[i]; ne; ne &= ne - 1) {
+          const int vc = __builtin_ctz(ne);
           const int idx = i * v_ + vc;
           const int ovc = ivc_out_vc_[idx];
           if (ovc < 0 || (queues_[i].front(vc).head() && t < ivc_ready_[idx])) continue;
           const int o = ivc_out_port_[idx];
-          if (test_bit(credit_bits_[ovc].row(0), o))
+          if (test_bit(credit_bits_[ovc].row(0), o)) {
             set_bit(row, o);
-          else
+            eligible |= 1U << vc;
+          } else {
             set_bit(stall, o);
+          }
         }
+        ivc_eligible_[i] = eligible;
       }
       if (any_bit(row, words_)) {
         req_inputs_.push_back(i);
         for (int k = 0; k < words_; ++k) any[k] |= row[k];
-        for (int k = 0; k < words_; ++k)
-          for (uint64_t r = row[k]; r; r &= r - 1) set_bit(req_t_.row((k << 6) + __builtin_ctzll(r)), i);
+        if (transpose)
+          for (int k = 0; k < words_; ++k)
+            for (uint64_t r = row[k]; r; r &= r - 1) set_bit(req_t_.row((k << 6) + __builtin_ctzll(r)), i);
       }
     }
   }
@@ -68,28 +75,28 @@ void SwitchCore::build_requests(uint64_t t) {
     for (uint64_t r = any[k]; r; r &= r - 1) req_outputs_.push_back((k << 6) + __builtin_ctzll(r));
 }
 
-int SwitchCore::pick_vc(int input, int output, uint64_t t) const {
+int SwitchCore::pick_vc(int input, int output) const {
   if (p_.queueing == Queueing::kFifo) return queues_[input].front(0).vc;
-  for (int k = 0; k < v_; ++k) {
-    const int vc = (vc_ptr_[input] + k) % v_;
-    if (p_.queueing == Queueing::kVoq) {
-      if (test_bit(nonempty_[vc].row(input), output) && can_use_output_vc(input, output, vc))
-        return vc;
-    } else {
-      if (queues_[input].empty(vc)) continue;
-      const int idx = input * v_ + vc;
-      const int ovc = ivc_out_vc_[idx];
-      if (ovc >= 0 && ivc_out_port_[idx] == output &&
-          (!queues_[input].front(vc).head() || t >= ivc_ready_[idx]) &&
-          test_bit(credit_bits_[ovc].row(0), output))
-        return vc;
+  uint32_t candidates = 0;  // VCs of this input with an eligible flit for `output`
+  if (p_.queueing == Queueing::kVoq) {
+    for (int vc = 0; vc < v_; ++vc)
+      if (test_bit(nonempty_[vc].row(input), output) && can_use_output_vc(input, output, vc)) candidates |= 1U << vc;
+  } else {
+    // Eligibility was settled when the requests were built this cycle.
+    for (uint32_t e = ivc_eligible_[input]; e; e &= e - 1) {
+      const int vc = __builtin_ctz(e);
+      if (ivc_out_port_[input * v_ + vc] == output) candidates |= 1U << vc;
     }
   }
-  throw std::logic_error("SwitchCore: granted input has no eligible VC");
+  if (!candidates) throw std::logic_error("SwitchCore: granted input has no eligible VC");
+  // First candidate at or after the VC pointer, cyclically.
+  const int ptr = vc_ptr_[input];
+  const uint32_t at_or_after = candidates & (~0U << ptr);
+  return __builtin_ctz(at_or_after ? at_or_after : candidates);
 }
 
 void SwitchCore::commit(int i, int o, uint64_t t) {
-  const int vc = pick_vc(i, o, t);
+  const int vc = pick_vc(i, o);
   int q = 0, ovc = vc;
   if (p_.queueing == Queueing::kVc) {
     q = vc;
@@ -97,7 +104,7 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   } else if (p_.queueing == Queueing::kVoq) {
     q = o * v_ + vc;
   }
-  if (p_.queueing != Queueing::kFifo) vc_ptr_[i] = (vc + 1) % v_;
+  if (p_.queueing != Queueing::kFifo) vc_ptr_[i] = vc + 1 == v_ ? 0 : vc + 1;
 
   Flit f = queues_[i].pop(q);
   if (--queued_[i] == 0) clear_bit(active_.row(0), i);

@@ -27,6 +27,8 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     ivc_out_port_.assign(n_ * v_, -1);
     ivc_out_vc_.assign(n_ * v_, -1);
     ivc_ready_.assign(n_ * v_, 0);
+    ivc_nonempty_.assign(n_, 0);
+    ivc_eligible_.assign(n_, 0);
     va_ptr_.assign(n_, 0);
     va_bucket_.assign(n_, {});
     for (auto& b : va_bucket_) b.reserve(static_cast<size_t>(n_) * v_);
@@ -84,7 +86,12 @@ void SwitchCore::on_front_changed(int input, int q) {
       clear_bit(nonempty_[vc].row(input), o);
     else
       set_bit(nonempty_[vc].row(input), o);
-  } else if (p_.queueing == Queueing::kVc && !empty) {
+  } else if (p_.queueing == Queueing::kVc) {
+    if (empty) {
+      ivc_nonempty_[input] &= ~(1U << q);
+      return;
+    }
+    ivc_nonempty_[input] |= 1U << q;
     const Flit& f = queues_[input].front(q);
     const int idx = input * v_ + q;
     if (f.head()) {

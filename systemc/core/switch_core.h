@@ -65,7 +65,7 @@ class SwitchCore {
   void on_front_changed(int input, int queue);
   void allocate_vcs(uint64_t t);
   void build_requests(uint64_t t);
-  int pick_vc(int input, int output, uint64_t t) const;
+  int pick_vc(int input, int output) const;
   void commit(int input, int output, uint64_t t);
   void update_credit_bits(int output);
   void account_window(uint64_t from, uint64_t to);
@@ -90,6 +90,8 @@ class SwitchCore {
 
   // `vc` queueing: per input VC (index i*V+v).
   std::vector<int> ivc_out_port_, ivc_out_vc_;
+  std::vector<uint32_t> ivc_nonempty_;  // per input: bit v set when VC queue v holds a flit
+  std::vector<uint32_t> ivc_eligible_;  // per input: VCs whose front flit requested this cycle
   std::vector<uint64_t> ivc_ready_;
   std::vector<int> va_pending_, va_ptr_;
   std::vector<std::vector<int>> va_bucket_;  // per output: this cycle's VA requesters
