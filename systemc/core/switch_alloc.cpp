@@ -51,7 +51,8 @@ void SwitchCore::build_requests(uint64_t t) {
           const int vc = __builtin_ctz(ne);
           const int idx = i * v_ + vc;
           const int ovc = ivc_out_vc_[idx];
-          if (ovc < 0 || (queues_[i].front(vc).head() && t < ivc_ready_[idx])) continue;
+          // A body flit's packet passed its head's ready cycle already, so one compare suffices.
+          if (ovc < 0 || t < ivc_ready_[idx]) continue;
           const int o = ivc_out_port_[idx];
           if (test_bit(credit_bits_[ovc].row(0), o)) {
             set_bit(row, o);
@@ -136,7 +137,10 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
     clear_bit(held_[ovc].row(0), o);
     clear_bit(held_by_[ovc].row(holder_[h]), o);
     holder_[h] = -1;
-    if (p_.queueing == Queueing::kVc) ivc_out_vc_[i * v_ + vc] = -1;
+    if (p_.queueing == Queueing::kVc) {
+      ivc_out_vc_[i * v_ + vc] = -1;
+      set_bit(va_free_.row(0), o);
+    }
   }
   on_front_changed(i, q);
 
@@ -150,41 +154,43 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   ++stats_.grants;
 }
 
+// Heads wait in per-output buckets. Each cycle, every output that has waiting heads and a free
+// VC serves them in round-robin order of their index (input * V + vc) from its VA pointer,
+// giving each the lowest free VC. Outputs without a free VC would serve nobody: they are skipped.
 void SwitchCore::allocate_vcs(uint64_t t) {
-  // Bucket the requesters by output port, then serve each output's requesters in round-robin
-  // order of their index (input * V + vc) from the output's VA pointer.
+  const uint64_t* waiting = va_waiting_.row(0);
+  const uint64_t* free = va_free_.row(0);
+  for (int w = 0; w < words_; ++w)
+    for (uint64_t bits = waiting[w] & free[w]; bits; bits &= bits - 1) allocate_vcs_at((w << 6) + __builtin_ctzll(bits), t);
+}
+
+void SwitchCore::allocate_vcs_at(int o, uint64_t t) {
   const int span = n_ * v_;
-  va_outputs_.clear();
-  for (int idx : va_pending_) {
-    const int o = ivc_out_port_[idx];
-    if (va_bucket_[o].empty()) va_outputs_.push_back(o);
-    va_bucket_[o].push_back(idx);
+  std::vector<int>& b = va_bucket_[o];
+  const int ptr = va_ptr_[o];
+  auto dist = [&](int idx) { return idx >= ptr ? idx - ptr : idx - ptr + span; };
+  for (size_t k = 1; k < b.size(); ++k)  // insertion sort: buckets hold a few entries
+    for (size_t j = k; j > 0 && dist(b[j]) < dist(b[j - 1]); --j) std::swap(b[j], b[j - 1]);
+  int next_free = 0, last = -1;
+  size_t served = 0;
+  for (int idx : b) {
+    while (next_free < v_ && holder_[o * v_ + next_free] >= 0) ++next_free;
+    if (next_free == v_) break;
+    const int input = idx / v_;
+    holder_[o * v_ + next_free] = input;
+    set_bit(held_[next_free].row(0), o);
+    set_bit(held_by_[next_free].row(input), o);
+    ivc_out_vc_[idx] = next_free;
+    ivc_ready_[idx] = t + static_cast<uint64_t>(p_.vc_alloc_cycles);
+    last = idx;
+    ++served;
   }
-  va_pending_.clear();
-  for (int o : va_outputs_) {
-    std::vector<int>& b = va_bucket_[o];
-    const int ptr = va_ptr_[o];
-    auto dist = [&](int idx) { return idx >= ptr ? idx - ptr : idx - ptr + span; };
-    for (size_t k = 1; k < b.size(); ++k)  // insertion sort: buckets hold a few entries
-      for (size_t j = k; j > 0 && dist(b[j]) < dist(b[j - 1]); --j) std::swap(b[j], b[j - 1]);
-    int next_free = 0, last = -1;
-    for (int idx : b) {
-      while (next_free < v_ && holder_[o * v_ + next_free] >= 0) ++next_free;
-      if (next_free == v_) {
-        va_pending_.push_back(idx);
-        continue;
-      }
-      const int input = idx / v_;
-      holder_[o * v_ + next_free] = input;
-      set_bit(held_[next_free].row(0), o);
-      set_bit(held_by_[next_free].row(input), o);
-      ivc_out_vc_[idx] = next_free;
-      ivc_ready_[idx] = t + static_cast<uint64_t>(p_.vc_alloc_cycles);
-      last = idx;
-    }
-    if (last >= 0) va_ptr_[o] = (last + 1) % span;
-    b.clear();
-  }
+  b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(served));
+  va_requests_ -= served;
+  va_ptr_[o] = (last + 1) % span;
+  if (b.empty()) clear_bit(va_waiting_.row(0), o);
+  while (next_free < v_ && holder_[o * v_ + next_free] >= 0) ++next_free;
+  if (next_free == v_) clear_bit(va_free_.row(0), o);
 }
 
 }  // namespace upswitch::core

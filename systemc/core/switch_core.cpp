@@ -32,8 +32,9 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     va_ptr_.assign(n_, 0);
     va_bucket_.assign(n_, {});
     for (auto& b : va_bucket_) b.reserve(static_cast<size_t>(n_) * v_);
-    va_pending_.reserve(static_cast<size_t>(n_) * v_);
-    va_outputs_.reserve(n_);
+    va_waiting_.resize(1, n_);
+    va_free_.resize(1, n_);
+    for (int o = 0; o < n_; ++o) set_bit(va_free_.row(0), o);
   }
 
   out_credit_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.vc_flits),
@@ -95,9 +96,12 @@ void SwitchCore::on_front_changed(int input, int q) {
     const Flit& f = queues_[input].front(q);
     const int idx = input * v_ + q;
     if (f.head()) {
-      ivc_out_port_[idx] = route_[f.dst];
+      const int o = route_[f.dst];
+      ivc_out_port_[idx] = o;
       ivc_out_vc_[idx] = -1;
-      va_pending_.push_back(idx);
+      va_bucket_[o].push_back(idx);
+      set_bit(va_waiting_.row(0), o);
+      ++va_requests_;
     }
   }
 }
@@ -155,7 +159,7 @@ void SwitchCore::tick(uint64_t t) {
     }
   }
   // 4-8. Allocation and crossbar.
-  if (p_.queueing == Queueing::kVc && !va_pending_.empty()) allocate_vcs(t);
+  if (p_.queueing == Queueing::kVc && va_requests_) allocate_vcs(t);
   if (total_queued_) {
     build_requests(t);
     if (!req_inputs_.empty()) {
@@ -198,7 +202,7 @@ void SwitchCore::tick(uint64_t t) {
 }
 
 uint64_t SwitchCore::next_activity(uint64_t t) const {
-  if (total_queued_ || !va_pending_.empty()) return t + 1;
+  if (total_queued_ || va_requests_) return t + 1;
   uint64_t next = UINT64_MAX;
   for (int i = 0; i < n_; ++i) {
     next = std::min(next, in_links_[i]->flits().next_due());

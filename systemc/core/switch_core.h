@@ -64,6 +64,7 @@ class SwitchCore {
   void enqueue(int input, const Flit& f);
   void on_front_changed(int input, int queue);
   void allocate_vcs(uint64_t t);
+  void allocate_vcs_at(int output, uint64_t t);
   void build_requests(uint64_t t);
   int pick_vc(int input, int output) const;
   void commit(int input, int output, uint64_t t);
@@ -93,9 +94,11 @@ class SwitchCore {
   std::vector<uint32_t> ivc_nonempty_;  // per input: bit v set when VC queue v holds a flit
   std::vector<uint32_t> ivc_eligible_;  // per input: VCs whose front flit requested this cycle
   std::vector<uint64_t> ivc_ready_;
-  std::vector<int> va_pending_, va_ptr_;
-  std::vector<std::vector<int>> va_bucket_;  // per output: this cycle's VA requesters
-  std::vector<int> va_outputs_;             // outputs with a non-empty bucket
+  std::vector<int> va_ptr_;                  // per output: round-robin VA pointer
+  std::vector<std::vector<int>> va_bucket_;  // per output: heads waiting for one of its VCs
+  BitMatrix va_waiting_;                     // one row: outputs with a non-empty bucket
+  BitMatrix va_free_;                        // one row: outputs with at least one free VC
+  uint64_t va_requests_ = 0;                 // heads waiting in all buckets
 
   // Output side.
   std::vector<CreditPool> out_credit_;
