@@ -8,6 +8,7 @@ PACKAGES=(
   libsystemc-dev verilator
   libgtest-dev googletest libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   python3 python3-yaml python3-matplotlib python3-pytest
+  slurmctld slurmd slurm-client munge
 )
 PACKAGES+=(${UPSWITCH_EXTRA_PACKAGES:-})
 

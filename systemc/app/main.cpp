@@ -8,6 +8,7 @@
 #include "app/run_command.h"
 #include "config/param_table.h"
 #include "config/presets.h"
+#include "revision.h"
 #include "version.h"
 
 namespace {
@@ -37,7 +38,7 @@ int sc_main(int argc, char* argv[]) {
   // The kernel's "simulation stopped" note is not a result: keep stdout for the summary.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"upswitch: cycle-level model of a scale-up (UALink/NVSwitch-class) switch"};
-  app.set_version_flag("--version", std::string("upswitch ") + UPSWITCH_VERSION);
+  app.set_version_flag("--version", std::string("upswitch ") + UPSWITCH_VERSION + " (" + UPSWITCH_REVISION + ")");
   app.require_subcommand(1);
 
   upswitch::app::RunOptions run;

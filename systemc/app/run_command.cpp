@@ -19,6 +19,7 @@
 #include "top/conservation.h"
 #include "top/fabric.h"
 #include "top/report.h"
+#include "revision.h"
 #include "version.h"
 
 namespace upswitch::app {
@@ -125,7 +126,8 @@ int run_command(const RunOptions& opt) {
   const traffic::RunResult& r = fabric.endpoints().result();
   const std::vector<std::string> violations =
       cfg.measure.flush && !r.interrupted ? top::check_drained(fabric) : top::check_conservation(fabric);
-  const nlohmann::json summary = top::build_summary(fabric, top::RunTiming{wall, opt.kernel}, violations);
+  nlohmann::json summary = top::build_summary(fabric, top::RunTiming{wall, opt.kernel}, violations);
+  summary["upswitch_revision"] = UPSWITCH_REVISION;
   if (!opt.quiet) print_summary(summary, fabric);
   if (!opt.out_dir.empty()) write_outputs(opt.out_dir, summary, fabric);
   if (!violations.empty()) {

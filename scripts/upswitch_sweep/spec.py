@@ -1,0 +1,378 @@
+"""Sweep file parsing and validation.
+
+Every problem raises SpecError whose message is one line that names the offending key
+(e.g. ``vary[1].zip: lists have different lengths ...``); the CLI prints it and exits 2.
+See doc/sweeps.md for the format.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+TOP_KEYS = ("name", "description", "base", "set", "vary", "seeds", "outputs", "run", "slurm", "report")
+BASE_KEYS = ("preset", "config")
+RUN_KEYS = ("timeout_seconds",)
+SLURM_KEYS = ("partition", "account", "qos", "time", "mem", "cpus_per_task", "runs_per_task",
+              "est_run_seconds", "target_task_seconds", "max_array_size", "array_throttle",
+              "poll_seconds", "marker_grace_seconds", "sbatch_args", "python", "job_name")
+REPORT_KEYS = ("x", "group_by", "title")
+RANGE_KEYS = ("start", "stop", "step", "factor")
+PARAM_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+MAX_RANGE_POINTS = 100000
+
+# what is collected when the sweep file has no `outputs:`
+DEFAULT_OUTPUTS = {
+    "offered": "/throughput/offered",
+    "accepted": "/throughput/accepted",
+    "saturated": "/saturated",
+    "packet_mean": "/latency/packet/mean",
+    "packet_p50": "/latency/packet/p50",
+    "packet_p99": "/latency/packet/p99",
+    "packet_p999": "/latency/packet/p999",
+    "packet_max": "/latency/packet/max",
+    "network_mean": "/latency/network/mean",
+    "network_p99": "/latency/network/p99",
+    "cycles": "/sim/cycles",
+}
+# the columns every merged row has, before the parameters / after the seed
+FIXED_COLUMNS = ("index", "run_id", "seed", "status", "exit_code", "error")
+
+
+class SpecError(Exception):
+    """A malformed sweep file.  str(e) is one line naming the key."""
+
+    def __init__(self, key: str, msg: str):
+        self.key = key
+        super().__init__(f"{key}: {msg}" if key else msg)
+
+
+@dataclass
+class Axis:
+    """One dimension of the grid: one key, or several zipped keys moving together."""
+    keys: list[str]
+    values: list[tuple]  # one tuple per point, len == len(keys)
+    where: str  # the sweep-file path of this axis, for messages
+
+
+@dataclass
+class Spec:
+    path: Path
+    name: str
+    description: str = ""
+    preset: str | None = None
+    config: Path | None = None
+    config_sha256: str | None = None
+    set: dict = field(default_factory=dict)  # key -> value (YAML scalar or list)
+    axes: list[Axis] = field(default_factory=list)
+    seeds: list[int] = field(default_factory=lambda: [1])
+    outputs: dict = field(default_factory=lambda: dict(DEFAULT_OUTPUTS))  # column -> JSON pointer
+    timeout_seconds: float | None = None
+    slurm: dict = field(default_factory=dict)
+    report: dict = field(default_factory=dict)
+
+    @property
+    def param_keys(self) -> list[str]:
+        return [k for a in self.axes for k in a.keys]
+
+
+def _type(v) -> str:
+    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
+            float: "a number", type(None): "empty"}.get(type(v), type(v).__name__)
+
+
+def _scalar_ok(v) -> bool:
+    return isinstance(v, (str, int, float, bool))
+
+
+def _check_value(where: str, v):
+    """A value that can be passed as --set KEY=VALUE: a scalar or a flat list of scalars."""
+    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+        raise SpecError(where, f"must be a finite number, got {v}")
+    if _scalar_ok(v):
+        return
+    if isinstance(v, list) and all(_scalar_ok(x) and not isinstance(x, bool) for x in v):
+        return
+    raise SpecError(where, f"must be a scalar (number, string, true/false) or a flat list, got {_type(v)}")
+
+
+def _check_param_key(where: str, k):
+    if not isinstance(k, str) or not PARAM_RE.match(k):
+        raise SpecError(where, f"parameter name {k!r} is not a dotted configuration key like 'switch.vcs'")
+    if k == "sim.seed":
+        raise SpecError(where, "do not set sim.seed here: list the seeds under 'seeds:'")
+
+
+def _num(where: str, name: str, v) -> Decimal:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise SpecError(f"{where}.{name}", f"must be a number, got {_type(v)}")
+    try:
+        return Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    except InvalidOperation:
+        raise SpecError(f"{where}.{name}", f"must be a finite number, got {v!r}")
+
+
+def _range(where: str, r: dict) -> list:
+    """{start, stop, step} (arithmetic, stop included when on the grid) or {start, stop, factor}."""
+    for k in r:
+        if k not in RANGE_KEYS:
+            raise SpecError(f"{where}.{k}", f"unknown range key (allowed: {', '.join(RANGE_KEYS)})")
+    for k in ("start", "stop"):
+        if k not in r:
+            raise SpecError(f"{where}.{k}", "missing (a range needs start, stop and step or factor)")
+    if ("step" in r) == ("factor" in r):
+        raise SpecError(f"{where}.step", "a range needs exactly one of 'step' or 'factor'")
+    start, stop = _num(where, "start", r["start"]), _num(where, "stop", r["stop"])
+    all_int = all(isinstance(r[k], int) and not isinstance(r[k], bool) for k in r)
+    out: list[Decimal] = []
+    if "step" in r:
+        step = _num(where, "step", r["step"])
+        if step <= 0:
+            raise SpecError(f"{where}.step", f"must be > 0, got {r['step']!r}")
+        if stop < start:
+            raise SpecError(f"{where}.stop", f"must be >= start ({r['start']!r}), got {r['stop']!r}")
+        n = int((stop - start) / step)
+        if n + 1 > MAX_RANGE_POINTS:
+            raise SpecError(where, f"range has {n + 1} points (more than {MAX_RANGE_POINTS})")
+        out = [start + i * step for i in range(n + 1)]
+    else:
+        factor = _num(where, "factor", r["factor"])
+        if factor <= 1:
+            raise SpecError(f"{where}.factor", f"must be > 1, got {r['factor']!r}")
+        if start <= 0:
+            raise SpecError(f"{where}.start", f"must be > 0 with a factor, got {r['start']!r}")
+        if stop < start:
+            raise SpecError(f"{where}.stop", f"must be >= start ({r['start']!r}), got {r['stop']!r}")
+        v = start
+        while v <= stop:
+            out.append(v)
+            v = v * factor
+            if len(out) > MAX_RANGE_POINTS:
+                raise SpecError(where, f"range has more than {MAX_RANGE_POINTS} points")
+    if all_int:
+        return [int(x) for x in out]
+    return [float(x.normalize()) for x in out]
+
+
+def _values(where: str, v) -> list:
+    if isinstance(v, dict):
+        if set(v) == {"values"}:
+            v = v["values"]
+        else:
+            vals = _range(where, v)
+            if not vals:
+                raise SpecError(where, "range is empty")
+            return vals
+    if not isinstance(v, list):
+        raise SpecError(where, f"must be a list of values or a range {{start, stop, step}}, got {_type(v)}")
+    if not v:
+        raise SpecError(where, "empty list of values")
+    for i, x in enumerate(v):
+        _check_value(f"{where}[{i}]", x)
+    return list(v)
+
+
+def _axes_from_mapping(where: str, m: dict) -> list[Axis]:
+    axes = []
+    for k, v in m.items():
+        if k == "zip":
+            if not isinstance(v, dict) or not v:
+                raise SpecError(f"{where}.zip", f"must be a mapping of key: [values] to advance together, got {_type(v)}")
+            cols = {}
+            for zk, zv in v.items():
+                _check_param_key(f"{where}.zip.{zk}", zk)
+                cols[zk] = _values(f"{where}.zip.{zk}", zv)
+            lens = {len(x) for x in cols.values()}
+            if len(lens) != 1:
+                detail = ", ".join(f"{zk}: {len(zv)}" for zk, zv in cols.items())
+                raise SpecError(f"{where}.zip", f"lists have different lengths ({detail})")
+            keys = list(cols)
+            axes.append(Axis(keys, [tuple(cols[zk][i] for zk in keys) for i in range(lens.pop())], f"{where}.zip"))
+        else:
+            _check_param_key(f"{where}.{k}", k)
+            axes.append(Axis([k], [(x,) for x in _values(f"{where}.{k}", v)], f"{where}.{k}"))
+    return axes
+
+
+def _seeds(v) -> list[int]:
+    if isinstance(v, bool):
+        raise SpecError("seeds", "must be an integer, a list of integers or a range")
+    if isinstance(v, int):
+        v = [v]
+    elif isinstance(v, dict):
+        v = _range("seeds", v)
+    if not isinstance(v, list) or not v:
+        raise SpecError("seeds", f"must be an integer, a non-empty list of integers or a range, got {_type(v)}")
+    for i, s in enumerate(v):
+        if isinstance(s, bool) or not isinstance(s, int) or s < 0:
+            raise SpecError(f"seeds[{i}]", f"must be a non-negative integer, got {s!r}")
+    if len(set(v)) != len(v):
+        raise SpecError("seeds", "contains duplicates")
+    return list(v)
+
+
+def _outputs(v) -> dict:
+    if isinstance(v, list):
+        out = {}
+        for i, p in enumerate(v):
+            if not isinstance(p, str):
+                raise SpecError(f"outputs[{i}]", f"must be a JSON pointer string like /latency/packet/p99, got {_type(p)}")
+            out[p.strip("/").replace("/", ".") or "root"] = p
+        v = out
+    if not isinstance(v, dict) or not v:
+        raise SpecError("outputs", f"must be a mapping of column: /json/pointer (or a list of pointers), got {_type(v)}")
+    for name, p in v.items():
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            raise SpecError(f"outputs.{name}", "column name must be letters, digits, '_', '.', '+' or '-'")
+        if not isinstance(p, str) or not p.startswith("/"):
+            raise SpecError(f"outputs.{name}", f"must be a JSON pointer starting with '/', got {p!r}")
+    return dict(v)
+
+
+def _mapping(where: str, v, allowed) -> dict:
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise SpecError(where, f"must be a mapping, got {_type(v)}")
+    for k in v:
+        if k not in allowed:
+            raise SpecError(f"{where}.{k}", f"unknown key (allowed: {', '.join(allowed)})")
+    return v
+
+
+def load(path: str | os.PathLike) -> Spec:
+    import yaml  # only the parts that read sweep files need PyYAML (not the Slurm worker)
+
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise SpecError("", f"{path}: cannot read sweep file: {e.strerror}")
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise SpecError("", f"{path}: YAML syntax error{at}: {problem}")
+    return parse(doc, path)
+
+
+def parse(doc, path: Path) -> Spec:
+    if not isinstance(doc, dict):
+        raise SpecError("", f"{path}: a sweep file must be a YAML mapping with at least 'vary:', got {_type(doc)}")
+    for k in doc:
+        if k not in TOP_KEYS:
+            raise SpecError(str(k), f"unknown key (allowed: {', '.join(TOP_KEYS)})")
+    name = doc.get("name", path.stem)
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise SpecError("name", f"must be a simple name (letters, digits, '_', '.', '-'), got {name!r}")
+    desc = doc.get("description", "")
+    if not isinstance(desc, str):
+        raise SpecError("description", f"must be a string, got {_type(desc)}")
+    spec = Spec(path=path.resolve(), name=name, description=desc)
+
+    base = _mapping("base", doc.get("base"), BASE_KEYS)
+    if "preset" in base:
+        if not isinstance(base["preset"], str) or not base["preset"]:
+            raise SpecError("base.preset", f"must be a preset name, got {base['preset']!r}")
+        spec.preset = base["preset"]
+    if "config" in base:
+        c = base["config"]
+        if not isinstance(c, str) or not c:
+            raise SpecError("base.config", f"must be a path to a config YAML, got {c!r}")
+        cp = (path.parent / c).resolve()
+        try:
+            spec.config_sha256 = hashlib.sha256(cp.read_bytes()).hexdigest()
+        except OSError as e:
+            raise SpecError("base.config", f"cannot read {cp}: {e.strerror}")
+        spec.config = cp
+
+    sets = doc.get("set") or {}
+    if not isinstance(sets, dict):
+        raise SpecError("set", f"must be a mapping of key: value, got {_type(sets)}")
+    for k, v in sets.items():
+        _check_param_key(f"set.{k}", k)
+        _check_value(f"set.{k}", v)
+    spec.set = dict(sets)
+
+    if "vary" not in doc:
+        raise SpecError("vary", "missing (list the parameters to vary; see doc/sweeps.md)")
+    vary = doc["vary"]
+    if isinstance(vary, dict):
+        if not vary:
+            raise SpecError("vary", "is empty")
+        spec.axes = _axes_from_mapping("vary", vary)
+    elif isinstance(vary, list):
+        if not vary:
+            raise SpecError("vary", "is empty")
+        for i, item in enumerate(vary):
+            if not isinstance(item, dict) or not item:
+                raise SpecError(f"vary[{i}]", f"must be a mapping like {{traffic.rate: [0.1, 0.2]}} or {{zip: {{...}}}}, got {_type(item)}")
+            spec.axes += _axes_from_mapping(f"vary[{i}]", item)
+    else:
+        raise SpecError("vary", f"must be a mapping or a list of mappings, got {_type(vary)}")
+    seen = {}
+    for a in spec.axes:
+        for k in a.keys:
+            if k in seen:
+                raise SpecError(a.where, f"key {k} is varied twice (also in {seen[k]})")
+            if k in spec.set:
+                raise SpecError(a.where, f"key {k} is both varied and fixed in set.{k}")
+            seen[k] = a.where
+
+    if "seeds" in doc:
+        spec.seeds = _seeds(doc["seeds"])
+    if "outputs" in doc:
+        spec.outputs = _outputs(doc["outputs"])
+    taken = set(FIXED_COLUMNS) | set(spec.param_keys)
+    for name in spec.outputs:
+        if name in taken:
+            raise SpecError(f"outputs.{name}", "column name clashes with a parameter or a fixed column")
+
+    run = _mapping("run", doc.get("run"), RUN_KEYS)
+    if "timeout_seconds" in run:
+        t = run["timeout_seconds"]
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
+            raise SpecError("run.timeout_seconds", f"must be a positive number, got {t!r}")
+        spec.timeout_seconds = float(t)
+    spec.slurm = dict(_mapping("slurm", doc.get("slurm"), SLURM_KEYS))
+    for k, v in spec.slurm.items():
+        validate_slurm_option(f"slurm.{k}", k, v)
+    spec.report = dict(_mapping("report", doc.get("report"), REPORT_KEYS))
+    for k in ("x",):
+        if k in spec.report and spec.report[k] not in spec.param_keys:
+            raise SpecError(f"report.{k}", f"must be one of the varied keys ({', '.join(spec.param_keys)}), got {spec.report[k]!r}")
+    if "group_by" in spec.report:
+        gb = spec.report["group_by"]
+        if not isinstance(gb, list) or any(g not in spec.param_keys for g in gb):
+            raise SpecError("report.group_by", f"must be a list of varied keys ({', '.join(spec.param_keys)})")
+    return spec
+
+
+def validate_slurm_option(where: str, k: str, v):
+    """Shared by the sweep file's slurm: section and the command line."""
+    if v is None:
+        return
+    if k in ("partition", "account", "qos", "time", "mem", "python", "job_name"):
+        if not isinstance(v, str) or not v or any(c.isspace() for c in v):
+            raise SpecError(where, f"must be a non-empty word, got {v!r}")
+        if k == "time" and not re.match(r"^(\d+-)?\d+(:\d+){0,2}$|^\d+-\d+$", v):
+            raise SpecError(where, f"must be a Slurm time like 30, 01:00:00 or 1-00:00:00, got {v!r}")
+    elif k == "runs_per_task":
+        if v != "auto" and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise SpecError(where, f"must be 'auto' or a positive integer, got {v!r}")
+    elif k in ("cpus_per_task", "max_array_size", "array_throttle"):
+        lo = 2 if k == "max_array_size" else 1
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise SpecError(where, f"must be an integer >= {lo}, got {v!r}")
+    elif k in ("est_run_seconds", "target_task_seconds", "poll_seconds", "marker_grace_seconds"):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+            raise SpecError(where, f"must be a positive number, got {v!r}")
+    elif k == "sbatch_args":
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise SpecError(where, "must be a list of strings (extra sbatch arguments)")
