@@ -59,6 +59,11 @@ void TrafficEndpoints::advance_phase(uint64_t t) {
   if (stop_requested_ && phase_ != Phase::kDone) {
     result_.interrupted = true;
     result_.end_cycle = t;
+    if (phase_ == Phase::kMeasure) {  // close the partial window so its throughput stays meaningful
+      result_.window_cycles = t - window_begin_;
+      result_.backlog_flits_end = backlog_total_;
+      for (int p = 0; p < n_; ++p) result_.ports[p].backlog_flits_end = src_[p].backlog;
+    }
     phase_ = Phase::kDone;
     return;
   }

@@ -34,6 +34,7 @@ class ISlip : public Allocator {
   BitMatrix grants_;            // row i: outputs granting input i in this iteration
   BitMatrix in_free_, out_free_;  // one row each
   std::vector<int> granted_;
+  std::vector<int> outputs_;
 };
 
 class Wavefront : public Allocator {

@@ -13,6 +13,7 @@ ISlip::ISlip(int n, int iterations)
       in_free_(1, n),
       out_free_(1, n) {
   granted_.reserve(n);
+  outputs_.reserve(n);
 }
 
 void ISlip::allocate(const AllocRequest& req, std::vector<int>& match) {
@@ -23,15 +24,21 @@ void ISlip::allocate(const AllocRequest& req, std::vector<int>& match) {
   for (int i : *req.inputs) set_bit(in_free, i);
   for (int o : *req.outputs) set_bit(out_free, o);
 
-  for (int it = 0; it < iterations_; ++it) {
+  // Outputs still in play: unmatched, with an unmatched requester. Inputs only ever leave the
+  // free set, so an output that drops out stays out for the rest of this allocation.
+  outputs_.assign(req.outputs->begin(), req.outputs->end());
+  for (int it = 0; it < iterations_ && !outputs_.empty(); ++it) {
     granted_.clear();
-    for (int o : *req.outputs) {
+    size_t keep = 0;
+    for (int o : outputs_) {
       if (!test_bit(out_free, o)) continue;
       const int i = rr_find(req.by_output->row(o), in_free, words, n_, grant_ptr_[o]);
       if (i < 0) continue;
+      outputs_[keep++] = o;
       if (!any_bit(grants_.row(i), words)) granted_.push_back(i);
       set_bit(grants_.row(i), o);
     }
+    outputs_.resize(keep);
     if (granted_.empty()) break;
     for (int i : granted_) {
       const int o = rr_find(grants_.row(i), nullptr, words, n_, accept_ptr_[i]);

@@ -23,8 +23,6 @@ nlohmann::json latency_json(const stats::Histogram& h, bool valid, double ns_per
   return j;
 }
 
-double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
-
 }  // namespace
 
 uint64_t zero_load_latency_cycles(const Fabric& f, int flits) {
@@ -48,7 +46,7 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
     accepted += p.accepted_flits;
     injected += p.injected_flits;
   }
-  const double port_cycles = static_cast<double>(r.window_cycles) * n;
+  const double port_cycles = static_cast<double>(r.window_cycles ? r.window_cycles : 1) * n;
   const bool latency_valid = !r.saturated && !r.interrupted;
 
   uint64_t occ = 0, xbar = 0, stalls = 0, peak = 0;
@@ -80,13 +78,12 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   j["preset"] = c.preset.empty() ? "ualink-x4" : c.preset;
   j["seed"] = c.measure.seed;
   j["throughput"] = {
-      {"offered", ratio(offered, 1) / port_cycles},
-      {"accepted", ratio(accepted, 1) / port_cycles},
-      {"injected", ratio(injected, 1) / port_cycles},
-      {"offered_gbytes_per_s_per_port", ratio(offered, 1) / port_cycles * gbps_per_flit_per_cycle},
-      {"accepted_gbytes_per_s_per_port", ratio(accepted, 1) / port_cycles * gbps_per_flit_per_cycle},
-      {"accepted_gbytes_per_s_total", ratio(accepted, 1) / static_cast<double>(r.window_cycles ? r.window_cycles : 1) *
-                                          gbps_per_flit_per_cycle},
+      {"offered", static_cast<double>(offered) / port_cycles},
+      {"accepted", static_cast<double>(accepted) / port_cycles},
+      {"injected", static_cast<double>(injected) / port_cycles},
+      {"offered_gbytes_per_s_per_port", static_cast<double>(offered) / port_cycles * gbps_per_flit_per_cycle},
+      {"accepted_gbytes_per_s_per_port", static_cast<double>(accepted) / port_cycles * gbps_per_flit_per_cycle},
+      {"accepted_gbytes_per_s_total", static_cast<double>(accepted) * n / port_cycles * gbps_per_flit_per_cycle},
       {"unit", "flits/port/cycle over the measurement window"}};
   j["latency"] = {{"packet", latency_json(r.packet_latency, latency_valid, ns_per_cycle)},
                   {"network", latency_json(r.network_latency, latency_valid, ns_per_cycle)},
@@ -94,9 +91,9 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
                   {"unit", "cycles (the *_ns fields in ns)"}};
   j["saturated"] = r.saturated;
   j["saturation_reason"] = r.saturation_reason;
-  j["switch"] = {{"mean_buffer_occupancy_flits", port_cycles ? static_cast<double>(occ) / port_cycles : 0.0},
+  j["switch"] = {{"mean_buffer_occupancy_flits", static_cast<double>(occ) / port_cycles},
                  {"peak_buffer_occupancy_flits", peak},
-                 {"xbar_utilisation", port_cycles ? static_cast<double>(xbar) / port_cycles : 0.0},
+                 {"xbar_utilisation", static_cast<double>(xbar) / port_cycles},
                  {"credit_stall_cycles", stalls}};
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
