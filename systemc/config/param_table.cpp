@@ -202,7 +202,7 @@ std::vector<ParamSpec> build_table() {
                         "Deadlock watchdog: flits queued and no grant for this long stops the run; 0 = off."));
   t.push_back(int_param("sim.check_interval_cycles", [](Config& c) -> uint64_t& { return c.check_interval_cycles; },
                         0, 0, int64_t{1} << 40, "cycles",
-                        "Check credit and flit conservation every this many cycles (0 = only at the end)."));
+                        "Check credit and flit conservation every this many cycles (0 = only at the end); both kernels."));
   return t;
 }
 

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include <memory>
+
+#include "sc/conservation_checker.h"
 #include "sc/endpoints_module.h"
 #include "sc/switch_module.h"
 
@@ -20,9 +23,13 @@ void run_systemc(top::Fabric& fabric, const std::atomic<bool>* stop_flag, std::f
     sw.bind(p, fabric.uplink(p), fabric.downlink(p));
     eps.bind(p, fabric.uplink(p), fabric.downlink(p));
   }
+  std::unique_ptr<ConservationChecker> checker;
+  if (fabric.config().check_interval_cycles)
+    checker = std::make_unique<ConservationChecker>("checker", period, fabric.config().check_interval_cycles, fabric);
   sc_core::sc_start();
   if (sw.failure()) std::rethrow_exception(sw.failure());
   if (eps.failure()) std::rethrow_exception(eps.failure());
+  if (checker && checker->failure()) std::rethrow_exception(checker->failure());
 }
 
 }  // namespace upswitch::sc

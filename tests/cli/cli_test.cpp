@@ -91,7 +91,8 @@ TEST(Cli, SameConfigAndSeedGiveByteIdenticalResults) {
 
 TEST(Cli, SystemcAndPlainKernelsAgree) {
   const fs::path a = scratch("k_sc"), b = scratch("k_plain");
-  const std::string args = "run --preset tiny --set switch.queueing=vc --set traffic.rate=0.8 --quiet --out ";
+  const std::string args =
+      "run --preset tiny --set switch.queueing=vc --set traffic.rate=0.8 --set sim.check_interval_cycles=250 --quiet --out ";
   ASSERT_EQ(run(args + a.string()).status, 0);
   ASSERT_EQ(run(args + b.string() + " --kernel plain").status, 0);
   auto sa = without_wall_clock(nlohmann::json::parse(slurp(a / "summary.json")));

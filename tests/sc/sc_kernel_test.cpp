@@ -1,0 +1,65 @@
+// The SystemC wrappers: the kernel can be started once per process, so ctest runs each TEST in
+// its own process (gtest_discover_tests) and each TEST runs one simulation.
+#include <gtest/gtest.h>
+
+#include <systemc>
+
+#include "sc/sc_run.h"
+#include "test_support.h"
+
+namespace upswitch::testing {
+namespace {
+
+TEST(SystemC, SameResultsAsThePlainDriver) {
+  const auto c = make_config("tiny", {{"switch.queueing", "vc"}, {"traffic.rate", "0.7"}, {"traffic.packet_mix", "1:1,5:1"}});
+  auto plain = run_plain(c);
+  top::Fabric sc_fabric(c);
+  sc::run_systemc(sc_fabric);
+  EXPECT_EQ(sc_fabric.simulated_cycles(), plain->simulated_cycles());
+  EXPECT_EQ(sc_fabric.endpoints().result().packet_latency.buckets(), plain->endpoints().result().packet_latency.buckets());
+  EXPECT_EQ(sc_fabric.sw().stats().xbar_flits, plain->sw().stats().xbar_flits);
+  EXPECT_EQ(sc_fabric.sw().stats().occupancy_flit_cycles, plain->sw().stats().occupancy_flit_cycles);
+  EXPECT_TRUE(top::check_drained(sc_fabric).empty());
+}
+
+TEST(SystemC, PeriodicCheckerCatchesALostCredit) {
+  const auto c = make_config("tiny", {{"traffic.rate", "0.4"}, {"sim.check_interval_cycles", "100"}});
+  top::Fabric f(c);
+  bool dropped = false;
+  auto on_cycle = [&](uint64_t t) {
+    if (t >= 2500 && !dropped) {
+      f.sw().debug_drop_next_credit(3);
+      dropped = true;
+    }
+  };
+  EXPECT_THROW(sc::run_systemc(f, nullptr, on_cycle), top::ConservationError);
+  EXPECT_TRUE(dropped);
+}
+
+TEST(SystemC, WatchdogStopsTheKernelWithTheState) {
+  const auto c = make_config("tiny", {{"switch.vcs", "1"}, {"switch.vc_buffer_flits", "2"}, {"switch.shared_buffer_flits", "0"},
+                                      {"traffic.rate", "0.3"}, {"sim.watchdog_cycles", "3000"}});
+  top::Fabric f(c);
+  int drops = 0;
+  auto on_cycle = [&](uint64_t t) {
+    if (t >= 1000 && drops < 40) {
+      f.sw().debug_drop_next_credit(2);
+      ++drops;
+    }
+  };
+  try {
+    sc::run_systemc(f, nullptr, on_cycle);
+    FAIL() << "no deadlock reported";
+  } catch (const core::DeadlockError& e) {
+    EXPECT_NE(e.state().find("source 2:"), std::string::npos) << e.state();
+  }
+}
+
+}  // namespace
+}  // namespace upswitch::testing
+
+int sc_main(int argc, char* argv[]) {
+  ::testing::InitGoogleTest(&argc, argv);
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  return RUN_ALL_TESTS();
+}
