@@ -23,8 +23,7 @@ inline bool any_bit(const uint64_t* row, int words) {
 // `mask` may be null (then a alone). This is a round-robin arbiter in a few instructions.
 inline int rr_find(const uint64_t* a, const uint64_t* mask, int words, int bits, int start) {
   const int w0 = start >> 6;
-  for (int k = 0; k <= words; ++k) {
-    const int w = (w0 + k) % words;
+  for (int k = 0, w = w0; k <= words; ++k, w = w + 1 == words ? 0 : w + 1) {
     uint64_t v = mask ? (a[w] & mask[w]) : a[w];
     if (k == 0) v &= ~uint64_t{0} << (start & 63);
     if (k == words) v &= (start & 63) ? ~(~uint64_t{0} << (start & 63)) : 0;

@@ -139,6 +139,7 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
     holder_[h] = -1;
     if (p_.queueing == Queueing::kVc) {
       ivc_out_vc_[i * v_ + vc] = -1;
+      vc_free_mask_[o] |= 1U << ovc;
       set_bit(va_free_.row(0), o);
     }
   }
@@ -171,26 +172,29 @@ void SwitchCore::allocate_vcs_at(int o, uint64_t t) {
   auto dist = [&](int idx) { return idx >= ptr ? idx - ptr : idx - ptr + span; };
   for (size_t k = 1; k < b.size(); ++k)  // insertion sort: buckets hold a few entries
     for (size_t j = k; j > 0 && dist(b[j]) < dist(b[j - 1]); --j) std::swap(b[j], b[j - 1]);
-  int next_free = 0, last = -1;
+  uint32_t& free = vc_free_mask_[o];
+  int last = -1;
   size_t served = 0;
-  for (int idx : b) {
-    while (next_free < v_ && holder_[o * v_ + next_free] >= 0) ++next_free;
-    if (next_free == v_) break;
+  for (; served < b.size() && free; ++served) {
+    const int idx = b[served];
+    const int vc = __builtin_ctz(free);  // the lowest free VC
+    free &= free - 1;
     const int input = idx / v_;
-    holder_[o * v_ + next_free] = input;
-    set_bit(held_[next_free].row(0), o);
-    set_bit(held_by_[next_free].row(input), o);
-    ivc_out_vc_[idx] = next_free;
+    holder_[o * v_ + vc] = input;
+    set_bit(held_[vc].row(0), o);
+    set_bit(held_by_[vc].row(input), o);
+    ivc_out_vc_[idx] = vc;
     ivc_ready_[idx] = t + static_cast<uint64_t>(p_.vc_alloc_cycles);
     last = idx;
-    ++served;
   }
-  b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(served));
+  if (served == b.size())
+    b.clear();
+  else
+    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(served));
   va_requests_ -= served;
-  va_ptr_[o] = (last + 1) % span;
+  va_ptr_[o] = last + 1 == span ? 0 : last + 1;
   if (b.empty()) clear_bit(va_waiting_.row(0), o);
-  while (next_free < v_ && holder_[o * v_ + next_free] >= 0) ++next_free;
-  if (next_free == v_) clear_bit(va_free_.row(0), o);
+  if (!free) clear_bit(va_free_.row(0), o);
 }
 
 }  // namespace upswitch::core

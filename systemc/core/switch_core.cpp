@@ -35,6 +35,7 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     va_waiting_.resize(1, n_);
     va_free_.resize(1, n_);
     for (int o = 0; o < n_; ++o) set_bit(va_free_.row(0), o);
+    vc_free_mask_.assign(n_, v_ == 32 ? ~0U : (1U << v_) - 1);
   }
 
   out_credit_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.vc_flits),

@@ -98,6 +98,7 @@ class SwitchCore {
   std::vector<std::vector<int>> va_bucket_;  // per output: heads waiting for one of its VCs
   BitMatrix va_waiting_;                     // one row: outputs with a non-empty bucket
   BitMatrix va_free_;                        // one row: outputs with at least one free VC
+  std::vector<uint32_t> vc_free_mask_;       // per output: bit v set when output VC v is free
   uint64_t va_requests_ = 0;                 // heads waiting in all buckets
 
   // Output side.
