@@ -13,13 +13,13 @@ import sys
 import tempfile
 import time
 
-# The configuration BookSim2's iq router is usually benchmarked in: 1-cycle channels and
-# stages, 4 VCs of 8 flits, no shared buffer.
+# The configuration BookSim2's iq router is usually benchmarked in: 1-cycle channels carrying a
+# flit per cycle, 1-cycle stages, 4 VCs of 8 flits, no shared buffer.
 BOOKSIM_LIKE = [
     "switch.queueing=vc", "switch.vcs=4", "switch.vc_buffer_flits=8", "switch.shared_buffer_flits=0",
     "switch.allocator=separable_input_first", "switch.routing_cycles=1", "switch.vc_alloc_cycles=1",
     "switch.sw_alloc_cycles=1", "switch.xbar_cycles=1", "switch.egress_cycles=0",
-    "link.latency_cycles=1", "link.credit_delay_cycles=1", "endpoint.rx_vc_flits=8",
+    "link.latency_cycles=1", "link.credit_delay_cycles=1", "link.gbytes_per_s=0", "endpoint.rx_vc_flits=8",
     "endpoint.rx_shared_flits=0",
 ]
 

@@ -69,6 +69,7 @@ def main():
     # Credit loop: input side, R = L + Rt + C = 3 + 2 + 5 cycles.
     for f in (2, 5, 8, 10, 20):
         s = run(a.bin, ["switch.ports=2", "switch.vcs=1", f"switch.vc_buffer_flits={f}", "switch.shared_buffer_flits=0",
+                        "link.gbytes_per_s=0",
                         "endpoint.rx_vc_flits=4096", "link.latency_cycles=3", "link.credit_delay_cycles=5",
                         "switch.routing_cycles=2", "traffic.pattern=shift", "traffic.rate=1.0",
                         "traffic.packet_flits=1", "sim.flush=false", "sim.warmup_cycles=2000",
@@ -77,6 +78,17 @@ def main():
         acc = s["throughput"]["accepted"]
         ok &= row(rows, f"credit loop F={f}, R=10: flits/cycle", f"{ref:.3f}", f"{acc:.4f}", "±2%",
                   abs(acc - ref) <= 0.02 * ref)
+
+    # Link rate: 64 B flits at 1.6 GHz move 102.4 GB/s at one flit per cycle.
+    for gbps in (98.125, 51.2):
+        s = run(a.bin, ["switch.ports=2", "switch.vcs=1", "switch.vc_buffer_flits=4096", "switch.shared_buffer_flits=0",
+                        "endpoint.rx_vc_flits=4096", f"link.gbytes_per_s={gbps}", "traffic.pattern=shift",
+                        "traffic.rate=1.0", "traffic.packet_flits=1", "sim.flush=false", "sim.warmup_cycles=2000",
+                        "sim.measure_cycles=20000"])
+        ref = gbps / 102.4
+        acc = s["throughput"]["accepted"]
+        ok &= row(rows, f"link at {gbps} GB/s, saturated single flow: flits/cycle", f"{ref:.4f}", f"{acc:.4f}", "±0.5%",
+                  abs(acc - ref) <= 0.005 * ref)
 
     # Zero-load latency of the default configuration, against the sum of its stages.
     s = run(a.bin, ["traffic.rate=0.0005", "traffic.pattern=shift", "sim.warmup_cycles=0", "sim.measure_cycles=400000"])

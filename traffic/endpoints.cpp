@@ -41,10 +41,12 @@ void TrafficEndpoints::connect(int port, core::Link* to_switch, core::Link* from
   from_switch_[port] = from_switch;
 }
 
-bool TrafficEndpoints::links_empty() const {
+// Whether every link is empty once cycle t is over (see DelayLine::empty_after: the switch may
+// run before or after the endpoints within a cycle, and the answer must not depend on it).
+bool TrafficEndpoints::links_empty(uint64_t t) const {
   for (int p = 0; p < n_; ++p) {
-    if (!to_switch_[p]->flits().empty() || !to_switch_[p]->credits().empty()) return false;
-    if (!from_switch_[p]->flits().empty() || !from_switch_[p]->credits().empty()) return false;
+    if (!to_switch_[p]->flits().empty_after(t) || !to_switch_[p]->credits().empty_after(t)) return false;
+    if (!from_switch_[p]->flits().empty_after(t) || !from_switch_[p]->credits().empty_after(t)) return false;
   }
   return true;
 }
@@ -106,7 +108,7 @@ void TrafficEndpoints::advance_phase(uint64_t t) {
   if (phase_ == Phase::kFlush) {
     if (generating_) end_generation();
     if (!mp_.flush || (backlog_total_ == 0 && result_.packets_delivered == result_.packets_created &&
-                       links_empty())) {
+                       links_empty(t))) {
       result_.end_cycle = t;
       phase_ = Phase::kDone;
     }
@@ -137,6 +139,8 @@ void TrafficEndpoints::generate(int p, uint64_t t) {
 
 void TrafficEndpoints::send(int p, uint64_t t) {
   Source& s = src_[p];
+  core::LinkPacer& pacer = to_switch_[p]->pacer();
+  if (!pacer.ready(t)) return;
   if (!s.cur_active) {
     if (s.queue.empty()) return;
     int vc = -1;
@@ -168,6 +172,7 @@ void TrafficEndpoints::send(int p, uint64_t t) {
                                  (s.cur_sent + 1 == s.cur.size ? core::Flit::kTail : 0) |
                                  (s.cur.measured ? core::Flit::kMeasured : 0));
   f.set_shared_credit(s.credits.take(cls));
+  pacer.take(t);
   to_switch_[p]->send_flit(t, f);
   if (t >= window_begin_ && t < window_end_) ++result_.ports[p].injected_flits;
   --s.backlog;

@@ -83,7 +83,7 @@ class TrafficEndpoints {
   void generate(int p, uint64_t t);
   void send(int p, uint64_t t);
   void receive(int p, const core::Flit& f, uint64_t t);
-  bool links_empty() const;
+  bool links_empty(uint64_t t) const;
   void check_progress(uint64_t t);
   void end_generation();
 

@@ -19,6 +19,14 @@ struct Config {
   int flit_bytes = 0;
   int link_latency_cycles = 0;
   int credit_delay_cycles = 0;
+  double link_gbytes_per_s = 0;  // TL flit bandwidth per direction; 0 = one flit per core cycle
+
+  // Flits per core cycle a link carries (1 when the link is at least as fast as the core).
+  double link_flits_per_cycle() const {
+    if (link_gbytes_per_s <= 0) return 1.0;
+    const double r = link_gbytes_per_s / (flit_bytes * clock_ghz);
+    return r < 1.0 ? r : 1.0;
+  }
   core::DownstreamBuffer endpoint_rx;
   traffic::TrafficParams traffic;
   std::string packet_mix_text;  // traffic.packet_mix as written; parsed into traffic.packet_mix

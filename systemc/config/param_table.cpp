@@ -138,6 +138,11 @@ std::vector<ParamSpec> build_table() {
   t.push_back(int_param("link.latency_cycles", [](Config& c) -> int& { return c.link_latency_cycles; }, 128, 1,
                         1000000, "cycles",
                         "One-way link latency, both directions: Tx PHY 20 ns + 2 m cable 10 ns + Rx PHY/FEC/DL 50 ns = 80 ns."));
+  t.push_back(float_param("link.gbytes_per_s", [](Config& c) -> double& { return c.link_gbytes_per_s; }, 98.125, 0.0,
+                          1e6, "GB/s",
+                          "TL flit bandwidth of each link direction: UALink x4 = 4 x 200 Gb/s x 628/640 DL efficiency "
+                          "= 98.1 GB/s. Below flit_bytes x clock the core is faster than the link (internal "
+                          "speedup); 0 = one flit per core cycle."));
   t.push_back(int_param("link.credit_delay_cycles", [](Config& c) -> int& { return c.credit_delay_cycles; }, 144, 1,
                         1000000, "cycles",
                         "Buffer slot freed to credit usable by the sender: reverse link 80 ns + 10 ns turnaround."));

@@ -29,7 +29,7 @@ const std::vector<Preset>& presets() {
         {"sim.measure_cycles", "5000"}}},
       {"slotted",
        "The textbook slotted switch used by the theory checks: 1 VC, single-flit packets, no pipeline, "
-       "1-cycle links and deep buffers, so one cell moves per input and output per cycle.",
+       "1-cycle links at one flit per cycle and deep buffers, so one cell moves per input and output per cycle.",
        {{"switch.vcs", "1"},
         {"switch.vc_buffer_flits", "256"},
         {"switch.shared_buffer_flits", "0"},
@@ -40,6 +40,7 @@ const std::vector<Preset>& presets() {
         {"switch.egress_cycles", "0"},
         {"link.latency_cycles", "1"},
         {"link.credit_delay_cycles", "1"},
+        {"link.gbytes_per_s", "0"},
         {"endpoint.rx_vc_flits", "256"},
         {"endpoint.rx_shared_flits", "0"},
         {"traffic.packet_flits", "1"}}},

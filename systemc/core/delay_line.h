@@ -25,6 +25,9 @@ class DelayLine {
   uint32_t latency() const { return latency_; }
   uint32_t count() const { return count_; }
   bool empty() const { return count_ == 0; }
+  // Empty once cycle `t` is over: an item due at `t` is consumed in that cycle by its receiver,
+  // whether or not the receiver has run yet, so this answer does not depend on process order.
+  bool empty_after(uint64_t t) const { return count_ == 0 || (count_ == 1 && ring_[head_].due <= t); }
 
   // Item sent at cycle `now`; pop(now + latency) returns it.
   void push(uint64_t now, const T& item) {

@@ -8,6 +8,7 @@
 
 #include "core/delay_line.h"
 #include "core/flit.h"
+#include "core/link_pacer.h"
 
 namespace upswitch::core {
 
@@ -20,7 +21,9 @@ class WakeListener {
 
 class Link {
  public:
-  Link(uint32_t latency, uint32_t credit_delay) : flits_(latency), credits_(credit_delay) {}
+  // `flits_per_cycle` < 1 paces the transmitter (see LinkPacer); the sender consults pacer().
+  Link(uint32_t latency, uint32_t credit_delay, double flits_per_cycle = 1.0)
+      : flits_(latency), credits_(credit_delay), pacer_(flits_per_cycle) {}
 
   void send_flit(uint64_t now, const Flit& f) {
     flits_.push(now, f);
@@ -34,6 +37,9 @@ class Link {
   }
   bool receive_credit(uint64_t now, Credit& c) { return credits_.pop(now, c); }
 
+  LinkPacer& pacer() { return pacer_; }
+  const LinkPacer& pacer() const { return pacer_; }
+
   void set_flit_listener(WakeListener* l) { flit_listener_ = l; }
   void set_credit_listener(WakeListener* l) { credit_listener_ = l; }
 
@@ -45,6 +51,7 @@ class Link {
  private:
   DelayLine<Flit> flits_;
   DelayLine<Credit> credits_;
+  LinkPacer pacer_;
   WakeListener* flit_listener_ = nullptr;
   WakeListener* credit_listener_ = nullptr;
 };

@@ -74,6 +74,27 @@ void SwitchCore::build_requests(uint64_t t) {
   }
   for (int k = 0; k < words_; ++k)
     for (uint64_t r = any[k]; r; r &= r - 1) req_outputs_.push_back((k << 6) + __builtin_ctzll(r));
+  if (paced_) drop_unready_outputs(t);
+}
+
+// Outputs whose link cannot start a flit in this cycle's grant slot take no requests (the grant
+// stands for the flit's link start Sa + X + E cycles later; with a fixed pipeline pacing either
+// point is the same).
+void SwitchCore::drop_unready_outputs(uint64_t t) {
+  size_t keep_out = 0;
+  for (int o : req_outputs_) {
+    if (out_links_[o]->pacer().ready(t)) {
+      req_outputs_[keep_out++] = o;
+      continue;
+    }
+    for (int i : req_inputs_) clear_bit(req_.row(i), o);
+    req_t_.clear_row(o);
+  }
+  req_outputs_.resize(keep_out);
+  size_t keep_in = 0;
+  for (int i : req_inputs_)
+    if (any_bit(req_.row(i), words_)) req_inputs_[keep_in++] = i;
+  req_inputs_.resize(keep_in);
 }
 
 int SwitchCore::pick_vc(int input, int output) const {
@@ -145,6 +166,7 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   }
   on_front_changed(i, q);
 
+  out_links_[o]->pacer().take(t);
   if (p_.output_pipeline_cycles() == 0) {
     out_links_[o]->send_flit(t, f);
   } else {

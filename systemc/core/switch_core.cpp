@@ -59,6 +59,7 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
 void SwitchCore::connect(int port, Link* input, Link* output) {
   in_links_[port] = input;
   out_links_[port] = output;
+  paced_ = paced_ || output->pacer().paced();
 }
 
 int SwitchCore::queue_of(const Flit& f) const {

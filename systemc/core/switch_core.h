@@ -66,6 +66,7 @@ class SwitchCore {
   void allocate_vcs(uint64_t t);
   void allocate_vcs_at(int output, uint64_t t);
   void build_requests(uint64_t t);
+  void drop_unready_outputs(uint64_t t);
   int pick_vc(int input, int output) const;
   void commit(int input, int output, uint64_t t);
   void update_credit_bits(int output);
@@ -77,6 +78,7 @@ class SwitchCore {
   std::vector<int> route_;
   std::unique_ptr<Allocator> allocator_;
   std::vector<Link*> in_links_, out_links_;
+  bool paced_ = false;  // some output link is slower than one flit per cycle
 
   // Input side.
   std::vector<DelayLine<Flit>> routing_;  // per input: the routing pipeline stage

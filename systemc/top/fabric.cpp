@@ -23,9 +23,10 @@ Fabric::Fabric(const config::Config& cfg) : cfg_(cfg) {
   const int n = cfg.sw.ports;
   const auto lat = static_cast<uint32_t>(cfg.link_latency_cycles);
   const auto cred = static_cast<uint32_t>(cfg.credit_delay_cycles);
+  const double rate = cfg.link_flits_per_cycle();
   for (int p = 0; p < n; ++p) {
-    up_.push_back(std::make_unique<core::Link>(lat, cred));
-    down_.push_back(std::make_unique<core::Link>(lat, cred));
+    up_.push_back(std::make_unique<core::Link>(lat, cred, rate));
+    down_.push_back(std::make_unique<core::Link>(lat, cred, rate));
   }
   switch_ = std::make_unique<core::SwitchCore>(cfg.sw, cfg.endpoint_rx);
   std::vector<int> route(n);

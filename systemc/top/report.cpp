@@ -84,6 +84,7 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
       {"offered_gbytes_per_s_per_port", static_cast<double>(offered) / port_cycles * gbps_per_flit_per_cycle},
       {"accepted_gbytes_per_s_per_port", static_cast<double>(accepted) / port_cycles * gbps_per_flit_per_cycle},
       {"accepted_gbytes_per_s_total", static_cast<double>(accepted) * n / port_cycles * gbps_per_flit_per_cycle},
+      {"link_flits_per_cycle", c.link_flits_per_cycle()},
       {"unit", "flits/port/cycle over the measurement window"}};
   j["latency"] = {{"packet", latency_json(r.packet_latency, latency_valid, ns_per_cycle)},
                   {"network", latency_json(r.network_latency, latency_valid, ns_per_cycle)},

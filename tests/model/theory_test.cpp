@@ -61,9 +61,11 @@ TEST(Theory, ISlipOneIterationIsVisiblyWorse) {
 }
 
 // One source, one destination, one VC and no shared pool: the only limit is the credit loop.
-double credit_loop_throughput(int credits, int link, int route, int credit_delay, bool output_side) {
+double credit_loop_throughput(int credits, int link, int route, int credit_delay, bool output_side,
+                              const std::string& gbytes_per_s = "0") {
   const std::string deep = "4096";
   auto c = make_config("", {{"switch.ports", "2"},
+                            {"link.gbytes_per_s", gbytes_per_s},
                             {"switch.vcs", "1"},
                             {"switch.queueing", "voq"},
                             {"switch.vc_buffer_flits", output_side ? deep : std::to_string(credits)},
@@ -100,6 +102,17 @@ TEST(Theory, CreditLoopSustainsMinOneOrFOverR) {
     const double r = 1 + 1 + 1 + link + credit;
     EXPECT_NEAR(credit_loop_throughput(f, link, 0, credit, true), std::min(1.0, f / r), 0.02 * std::min(1.0, f / r))
         << "output loop, F=" << f;
+  }
+}
+
+// A link slower than the core (link.gbytes_per_s below flit_bytes x clock) carries exactly its
+// rate; with a credit loop too, the tighter of the two limits wins.
+TEST(Theory, LinkRateLimitsThroughput) {
+  // 64 B flits at 1.6 GHz move 102.4 GB/s per flit per cycle.
+  const std::pair<const char*, double> rates[] = {{"51.2", 0.5}, {"98.125", 98.125 / 102.4}, {"25.6", 0.25}};
+  for (const auto& [gbps, r] : rates) {
+    EXPECT_NEAR(credit_loop_throughput(4096, 3, 2, 5, false, gbps), r, 0.005 * r) << gbps << " GB/s";
+    EXPECT_NEAR(credit_loop_throughput(3, 3, 2, 5, false, gbps), std::min(r, 0.3), 0.02 * std::min(r, 0.3)) << gbps;
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/credit_pool.h"
 #include "core/delay_line.h"
+#include "core/link_pacer.h"
 #include "core/slot_queues.h"
 #include "traffic/rng.h"
 
@@ -38,6 +39,36 @@ TEST(DelayLine, RejectsTwoItemsInOneCycle) {
   DelayLine<int> d(2);
   d.push(5, 1);
   EXPECT_THROW(d.push(5, 2), std::logic_error);
+}
+
+// The pacer against a continuous-time reference: a backlogged sender starts flit k no earlier
+// than k / rate cycles after its first (minus the one flit of slack the bucket allows), and
+// over a long run sends exactly rate flits per cycle.
+TEST(LinkPacer, BackloggedSenderGetsExactlyTheRate) {
+  for (double r : {0.25, 0.5, 0.9583, 0.999}) {
+    LinkPacer p(r);
+    uint64_t sent = 0;
+    const uint64_t cycles = 200000;
+    for (uint64_t t = 0; t < cycles; ++t) {
+      if (p.ready(t)) {
+        p.take(t);
+        ++sent;
+        EXPECT_LE(static_cast<double>(sent), static_cast<double>(t + 1) * r + 1.0 + 1e-9) << "ahead of the rate, r=" << r;
+      }
+    }
+    EXPECT_NEAR(static_cast<double>(sent) / cycles, r, 1e-4) << r;
+  }
+  LinkPacer unpaced(1.0);
+  EXPECT_FALSE(unpaced.paced());
+  EXPECT_TRUE(unpaced.ready(5));
+}
+
+TEST(LinkPacer, AnIdleLinkSendsAShortPacketBackToBack) {
+  LinkPacer p(98.125 / 102.4);
+  for (uint64_t t = 1000; t < 1004; ++t) {
+    ASSERT_TRUE(p.ready(t)) << t;
+    p.take(t);
+  }
 }
 
 TEST(CreditPool, ReservedFirstThenSharedAndReturnsSameKind) {
