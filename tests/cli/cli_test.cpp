@@ -32,8 +32,17 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
+fs::path scratch_base() { return fs::temp_directory_path() / ("upswitch_cli_" + std::to_string(getpid())); }
+
+// Removes this process's scratch directory when the tests end.
+class ScratchCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override { fs::remove_all(scratch_base()); }
+};
+const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
 fs::path scratch(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("upswitch_cli_" + std::to_string(getpid())) / name;
+  const fs::path d = scratch_base() / name;
   fs::remove_all(d);
   fs::create_directories(d.parent_path());
   return d;
