@@ -138,7 +138,12 @@ void SwitchCore::tick(uint64_t t) {
     Credit c;
     if (!out_links_[o]->credits().empty() && out_links_[o]->receive_credit(t, c)) {
       out_credit_[o].give(c.vc, c.shared);
-      update_credit_bits(o);
+      // A reserved credit makes only its VC available; a shared one refilling an empty pool may
+      // make every VC available.
+      if (c.shared && out_credit_[o].shared() == 1)
+        update_credit_bits(o);
+      else
+        set_bit(credit_bits_[c.vc].row(0), o);
     }
   }
   // 2-3. Arrivals enter the routing stage; flits leaving it join their queue.
