@@ -13,9 +13,6 @@
 
 namespace {
 
-// The kernel prints its banner before sc_main runs; this static initializer runs earlier still.
-const int kQuietKernelBanner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-
 int print_keys(bool markdown) {
   if (markdown) {
     std::cout << upswitch::config::config_reference_markdown();

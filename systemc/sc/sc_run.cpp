@@ -1,6 +1,7 @@
 #include "sc/sc_run.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include <memory>
 
@@ -9,6 +10,11 @@
 #include "sc/switch_module.h"
 
 namespace upswitch::sc {
+namespace {
+// The kernel prints its banner on stdout before sc_main runs; this static initializer runs
+// earlier still, in every program that links the SystemC wrappers, so stdout keeps only results.
+const int kQuietKernelBanner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+}  // namespace
 
 void run_systemc(top::Fabric& fabric, const std::atomic<bool>* stop_flag, std::function<void(uint64_t)> on_cycle) {
   // The period is a whole number of femtoseconds, so cycle k is exactly k * period and every
