@@ -10,7 +10,7 @@
 
 #include "core/credit_pool.h"
 #include "core/link.h"
-#include "core/switch_core.h"
+#include "core/deadlock_error.h"
 #include "traffic/destinations.h"
 #include "traffic/injection.h"
 #include "traffic/packet_ring.h"

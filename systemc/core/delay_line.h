@@ -50,11 +50,6 @@ class DelayLine {
   // Earliest due cycle among the items in flight; UINT64_MAX when empty.
   uint64_t next_due() const { return count_ ? ring_[head_].due : UINT64_MAX; }
 
-  template <class F>
-  void for_each(F&& f) const {
-    for (uint32_t k = 0; k < count_; ++k) f(ring_[wrap(head_ + k)].item);
-  }
-
  private:
   // Index arithmetic without a division: arguments are below 2 * size_.
   uint32_t wrap(uint32_t i) const { return i >= size_ ? i - size_ : i; }

@@ -53,11 +53,6 @@ class SlotQueues {
     --used_;
     return flits_[s];
   }
-  // Visits the flits of queue q from front to back.
-  template <class F>
-  void for_each(int q, F&& f) const {
-    for (int s = head_[q]; s >= 0; s = next_[s]) f(flits_[s]);
-  }
 
  private:
   std::vector<Flit> flits_;

@@ -13,6 +13,7 @@
 #include "core/allocator.h"
 #include "core/bits.h"
 #include "core/credit_pool.h"
+#include "core/deadlock_error.h"
 #include "core/delay_line.h"
 #include "core/link.h"
 #include "core/slot_queues.h"
@@ -20,17 +21,6 @@
 #include "core/switch_stats.h"
 
 namespace upswitch::core {
-
-// Thrown by the watchdog; what() is a one-line verdict, state() the blocking state.
-class DeadlockError : public std::runtime_error {
- public:
-  DeadlockError(const std::string& what, std::string state)
-      : std::runtime_error(what), state_(std::move(state)) {}
-  const std::string& state() const { return state_; }
-
- private:
-  std::string state_;
-};
 
 class SwitchCore {
  public:
