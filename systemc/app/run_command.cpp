@@ -114,6 +114,9 @@ int run_command(const RunOptions& opt) {
   } catch (const core::DeadlockError& e) {
     progress.finish();
     std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
+    if (!opt.out_dir.empty())
+      top::write_file_atomic((std::filesystem::path(opt.out_dir) / "deadlock.txt").string(),
+                             std::string(e.what()) + "\n" + e.state());
     return 3;
   } catch (const std::logic_error& e) {
     progress.finish();
