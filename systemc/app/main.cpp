@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "app/run_command.h"
+#include "config/config.h"
 #include "config/param_table.h"
 #include "config/presets.h"
 #include "revision.h"
@@ -58,7 +59,7 @@ int sc_main(int argc, char* argv[]) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "upswitch: error: " << e.what() << " (see upswitch --help)\n";
+    std::cerr << "upswitch: error: " << upswitch::config::ConfigError::printable(e.what()) << " (see upswitch --help)\n";
     return 2;
   }
   if (run_cmd->parsed()) return upswitch::app::run_command(run);

@@ -35,10 +35,32 @@ struct Config {
   std::string preset;  // the preset the run started from ("" = built-in defaults)
 };
 
-// Bad user input. The message is one line naming the key, the value and what is allowed.
+// Bad user input. The message is one line naming the key, the value and what is allowed; user
+// text echoed in it has its control and non-ASCII bytes escaped (\n, \xNN), so it stays one
+// printable line whatever the input (found by tests/fuzz/fuzz_config_yaml).
 class ConfigError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ConfigError(const std::string& message) : std::runtime_error(printable(message)) {}
+
+  static std::string printable(const std::string& text) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (unsigned char ch : text) {
+      if (ch == '\n') {
+        out += "\\n";
+      } else if (ch == '\t') {
+        out += "\\t";
+      } else if (ch < 0x20 || ch >= 0x7f) {
+        out += "\\x";
+        out += hex[ch >> 4];
+        out += hex[ch & 15];
+      } else {
+        out += static_cast<char>(ch);
+      }
+    }
+    return out;
+  }
 };
 
 }  // namespace upswitch::config

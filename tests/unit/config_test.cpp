@@ -66,6 +66,19 @@ TEST(Config, BadValuesNameTheKeyTheValueAndWhatIsAllowed) {
             std::string::npos);
 }
 
+// Regression (fuzz_config_yaml): user text with newlines or raw bytes must not break the
+// one-line error contract.
+TEST(Config, ErrorsStayOnePrintableLine) {
+  Config c = default_config();
+  const std::string e1 = error_of([&] { load_yaml_text(c, std::string("switch:\n  queueing6:\0\n cvt\xff\x0e.25\n", 30), "t.yaml"); });
+  const std::string e2 = error_of([&] { set_param(c, "switch.ports", "8\n9"); });
+  for (const std::string& e : {e1, e2}) {
+    ASSERT_FALSE(e.empty());
+    for (unsigned char ch : e) EXPECT_TRUE(ch >= 0x20 && ch < 0x7f) << e;
+  }
+  EXPECT_EQ(e2, "switch.ports = '8\\n9': expected an integer from 2 to 1024");
+}
+
 TEST(Config, CrossChecksNameTheKey) {
   Config c = default_config();
   set_param(c, "switch.ports", "8");
