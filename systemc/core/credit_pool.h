@@ -1,6 +1,9 @@
-// A sender's credits for one receiver buffer: `reserved` credits per class (VC) plus a shared
-// pool. A flit takes a reserved credit when its class has one, else a shared one, and records
-// which; the receiver returns the same kind (UALink TL/UPLI pool/VC credits, facts §1.7).
+// A sender's credits for one receiver buffer: `reserved` credits per lane (VC) plus shared pools.
+// A flit takes a reserved credit when its lane has one, else a credit of its lane's pool, and
+// records which; the receiver returns the same kind (UALink TL/UPLI pool/VC credits, facts §1.7).
+// With message classes (transactions: requests and responses) the lanes are grouped, class c
+// owning lanes [c*L, (c+1)*L), and each class has its own pool, so one class can never take the
+// buffer space another needs to make progress.
 #pragma once
 
 #include <cstdint>
@@ -12,49 +15,69 @@ namespace upswitch::core {
 class CreditPool {
  public:
   CreditPool() = default;
-  CreditPool(int classes, uint32_t reserved, uint32_t shared) { reset(classes, reserved, shared); }
+  CreditPool(int lanes, uint32_t reserved, uint32_t shared, int pools = 1) { reset(lanes, reserved, shared, pools); }
 
-  void reset(int classes, uint32_t reserved, uint32_t shared) {
+  // `shared` credits are split evenly over `pools` (the remainder goes to pool 0).
+  void reset(int lanes, uint32_t reserved, uint32_t shared, int pools = 1) {
+    if (pools < 1 || lanes % pools != 0) throw std::logic_error("CreditPool: lanes must divide into pools");
     reserved_max_ = reserved;
-    shared_max_ = shared;
-    reserved_.assign(classes, reserved);
-    shared_ = shared;
+    reserved_.assign(lanes, reserved);
+    lanes_per_pool_ = lanes / pools;
+    shared_max_.assign(pools, shared / pools);
+    shared_max_[0] += shared % pools;
+    shared_ = shared_max_;
   }
-  bool can_take(int cls) const { return reserved_[cls] > 0 || shared_ > 0; }
+  int pool_of(int lane) const { return shared_.size() == 1 ? 0 : lane / lanes_per_pool_; }
+  bool can_take(int lane) const { return reserved_[lane] > 0 || shared_[pool_of(lane)] > 0; }
   // Takes one credit; returns true when it came from the shared pool.
-  bool take(int cls) {
-    if (reserved_[cls] > 0) {
-      --reserved_[cls];
+  bool take(int lane) {
+    if (reserved_[lane] > 0) {
+      --reserved_[lane];
       return false;
     }
-    if (shared_ == 0) throw std::logic_error("CreditPool: credit underflow");
-    --shared_;
+    uint32_t& pool = shared_[pool_of(lane)];
+    if (pool == 0) throw std::logic_error("CreditPool: credit underflow");
+    --pool;
     return true;
   }
-  void give(int cls, bool shared) {
+  void give(int lane, bool shared) {
     if (shared) {
-      if (shared_ >= shared_max_) throw std::logic_error("CreditPool: shared credit overflow");
-      ++shared_;
+      const int k = pool_of(lane);
+      if (shared_[k] >= shared_max_[k]) throw std::logic_error("CreditPool: shared credit overflow");
+      ++shared_[k];
     } else {
-      if (reserved_[cls] >= reserved_max_) throw std::logic_error("CreditPool: credit overflow");
-      ++reserved_[cls];
+      if (reserved_[lane] >= reserved_max_) throw std::logic_error("CreditPool: credit overflow");
+      ++reserved_[lane];
     }
   }
-  uint32_t reserved(int cls) const { return reserved_[cls]; }
-  uint32_t shared() const { return shared_; }
+  uint32_t reserved(int lane) const { return reserved_[lane]; }
+  // Shared credits left in the pool that `lane` draws from.
+  uint32_t shared_for(int lane) const { return shared_[pool_of(lane)]; }
+  // Shared credits left in all pools.
+  uint32_t shared() const {
+    uint32_t s = 0;
+    for (uint32_t v : shared_) s += v;
+    return s;
+  }
   int classes() const { return static_cast<int>(reserved_.size()); }
+  int pools() const { return static_cast<int>(shared_.size()); }
   uint64_t total() const {
-    uint64_t t = shared_;
+    uint64_t t = shared();
     for (uint32_t r : reserved_) t += r;
     return t;
   }
-  uint64_t capacity() const { return uint64_t{reserved_max_} * reserved_.size() + shared_max_; }
+  uint64_t capacity() const {
+    uint64_t c = uint64_t{reserved_max_} * reserved_.size();
+    for (uint32_t m : shared_max_) c += m;
+    return c;
+  }
 
  private:
   std::vector<uint32_t> reserved_;
-  uint32_t shared_ = 0;
+  std::vector<uint32_t> shared_ = {0};
+  std::vector<uint32_t> shared_max_ = {0};
   uint32_t reserved_max_ = 0;
-  uint32_t shared_max_ = 0;
+  int lanes_per_pool_ = 0;
 };
 
 }  // namespace upswitch::core

@@ -1,5 +1,6 @@
 // The unit the switch moves: one 64 B TL flit. Only timing-relevant fields are carried; the
-// payload bytes are modelled by later layers (transactions) outside the cycle core.
+// payload bytes are modelled by the transaction layer (systemc/tl/) outside the cycle core, and
+// a flit only carries a handle to them.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@ struct Flit {
   uint64_t created = 0;    // cycle the packet was created at its source
   uint64_t injected = 0;   // cycle the head flit left the source (network latency origin)
   uint32_t dst = 0;        // destination endpoint id (mapped to a port by the routing table)
+  uint32_t payload = 0;    // transactions: handle of the packet's messages at its sender (tl/)
   uint16_t src = 0;        // source endpoint id
   uint16_t size = 1;       // packet length in flits
   uint8_t vc = 0;          // virtual channel on the current hop

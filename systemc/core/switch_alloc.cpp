@@ -142,7 +142,7 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   f.set_shared_credit(shared);
   f.vc = static_cast<uint8_t>(ovc);
   // Only this VC's bit can change, unless the shared pool ran dry (then every VC's can).
-  if (shared && out_credit_[o].shared() == 0)
+  if (shared && out_credit_[o].shared_for(ovc) == 0)
     update_credit_bits(o);
   else if (!out_credit_[o].can_take(ovc))
     clear_bit(credit_bits_[ovc].row(0), o);
@@ -196,11 +196,17 @@ void SwitchCore::allocate_vcs_at(int o, uint64_t t) {
     for (size_t j = k; j > 0 && dist(b[j]) < dist(b[j - 1]); --j) std::swap(b[j], b[j - 1]);
   uint32_t& free = vc_free_mask_[o];
   int last = -1;
-  size_t served = 0;
-  for (; served < b.size() && free; ++served) {
-    const int idx = b[served];
-    const int vc = __builtin_ctz(free);  // the lowest free VC
-    free &= free - 1;
+  size_t kept = 0;
+  for (size_t k = 0; k < b.size(); ++k) {
+    const int idx = b[k];
+    // A head gets the lowest free VC of its own message class (all VCs when there is one class).
+    const uint32_t mine = free & class_vc_mask_[(idx % v_) / p_.vcs];
+    if (!mine) {
+      b[kept++] = idx;
+      continue;
+    }
+    const int vc = __builtin_ctz(mine);
+    free &= ~(1U << vc);
     const int input = idx / v_;
     holder_[o * v_ + vc] = input;
     set_bit(held_[vc].row(0), o);
@@ -209,10 +215,9 @@ void SwitchCore::allocate_vcs_at(int o, uint64_t t) {
     ivc_ready_[idx] = t + static_cast<uint64_t>(p_.vc_alloc_cycles);
     last = idx;
   }
-  if (served == b.size())
-    b.clear();
-  else
-    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(served));
+  const size_t served = b.size() - kept;
+  b.resize(kept);
+  if (last < 0) return;
   va_requests_ -= served;
   va_ptr_[o] = last + 1 == span ? 0 : last + 1;
   if (b.empty()) clear_bit(va_waiting_.row(0), o);

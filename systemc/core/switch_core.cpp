@@ -6,7 +6,7 @@
 namespace upswitch::core {
 
 SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downstream)
-    : p_(params), n_(params.ports), v_(params.vcs), words_(words_for(params.ports)) {
+    : p_(params), n_(params.ports), v_(params.lanes()), words_(words_for(params.ports)) {
   route_ = p_.routing_table;
   if (route_.empty())
     for (int d = 0; d < n_; ++d) route_.push_back(d);
@@ -36,10 +36,12 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     va_free_.resize(1, n_);
     for (int o = 0; o < n_; ++o) set_bit(va_free_.row(0), o);
     vc_free_mask_.assign(n_, v_ == 32 ? ~0U : (1U << v_) - 1);
+    const uint32_t one_class = p_.vcs == 32 ? ~0U : (1U << p_.vcs) - 1;
+    for (int c = 0; c < p_.classes; ++c) class_vc_mask_.push_back(one_class << (c * p_.vcs));
   }
 
   out_credit_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.vc_flits),
-                                    static_cast<uint32_t>(downstream.shared_flits)));
+                                    static_cast<uint32_t>(downstream.shared_flits), p_.classes));
   credit_bits_.assign(v_, BitMatrix(1, n_));
   holder_.assign(n_ * v_, -1);
   held_.assign(v_, BitMatrix(1, n_));
@@ -140,7 +142,7 @@ void SwitchCore::tick(uint64_t t) {
       out_credit_[o].give(c.vc, c.shared);
       // A reserved credit makes only its VC available; a shared one refilling an empty pool may
       // make every VC available.
-      if (c.shared && out_credit_[o].shared() == 1)
+      if (c.shared && out_credit_[o].shared_for(c.vc) == 1)
         update_credit_bits(o);
       else
         set_bit(credit_bits_[c.vc].row(0), o);

@@ -91,6 +91,7 @@ class SwitchCore {
   BitMatrix va_waiting_;                     // one row: outputs with a non-empty bucket
   BitMatrix va_free_;                        // one row: outputs with at least one free VC
   std::vector<uint32_t> vc_free_mask_;       // per output: bit v set when output VC v is free
+  std::vector<uint32_t> class_vc_mask_;      // per message class: its VCs
   uint64_t va_requests_ = 0;                 // heads waiting in all buckets
 
   // Output side.

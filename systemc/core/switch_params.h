@@ -13,6 +13,10 @@ enum class Queueing { kFifo, kVc, kVoq };
 struct SwitchParams {
   int ports = 0;
   int vcs = 0;
+  // Message classes, each with its own `vcs` lanes and shared pool: 1 for synthetic packets, 2
+  // for transactions (requests on lanes [0, vcs), responses on [vcs, 2*vcs)). A flit's `vc`
+  // field is its lane.
+  int classes = 1;
   int vc_buffer_flits = 0;      // reserved input-buffer slots per VC
   int shared_buffer_flits = 0;  // shared input-buffer slots per input port
   Queueing queueing = Queueing::kVoq;
@@ -29,7 +33,8 @@ struct SwitchParams {
   uint64_t window_begin = 0;
   uint64_t window_end = UINT64_MAX;
 
-  int buffer_flits() const { return vcs * vc_buffer_flits + shared_buffer_flits; }
+  int lanes() const { return vcs * classes; }
+  int buffer_flits() const { return lanes() * vc_buffer_flits + shared_buffer_flits; }
   int output_pipeline_cycles() const { return sw_alloc_cycles + xbar_cycles + egress_cycles; }
 };
 

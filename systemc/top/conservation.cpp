@@ -18,7 +18,7 @@ std::vector<std::string> check_conservation(const Fabric& f) {
   const int n = cfg.sw.ports;
   const uint64_t in_capacity = static_cast<uint64_t>(cfg.sw.buffer_flits());
   const uint64_t out_capacity =
-      static_cast<uint64_t>(cfg.sw.vcs) * cfg.endpoint_rx.vc_flits + static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
+      static_cast<uint64_t>(cfg.sw.lanes()) * cfg.endpoint_rx.vc_flits + static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
   uint64_t in_links = 0;
   for (int p = 0; p < n; ++p) {
     const core::Link& up = f.uplink(p);
