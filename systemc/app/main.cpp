@@ -11,6 +11,9 @@
 #include "config/presets.h"
 #include "revision.h"
 #include "version.h"
+#ifdef UPSWITCH_HAVE_COSIM
+#include "cosim/cosim_command.h"
+#endif
 
 namespace {
 
@@ -54,6 +57,9 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* keys_cmd = app.add_subcommand("keys", "List every configuration key with default, unit and range");
   keys_cmd->add_flag("--markdown", markdown, "Print the Markdown reference (doc/config.md)");
   CLI::App* presets_cmd = app.add_subcommand("presets", "List the presets");
+#ifdef UPSWITCH_HAVE_COSIM
+  upswitch::cosim::add_cosim_command(app);
+#endif
 
   try {
     app.parse(argc, argv);
