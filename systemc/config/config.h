@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/switch_params.h"
+#include "endpoint/accel_params.h"
 #include "traffic/traffic_params.h"
 
 namespace upswitch::config {
@@ -28,9 +29,17 @@ struct Config {
     return r < 1.0 ? r : 1.0;
   }
   core::DownstreamBuffer endpoint_rx;
+  // traffic.kind: synthetic packets (traffic.*) or memory transactions between accelerator
+  // endpoints (accel.*, tl.*, txn.*; the switch then has two message classes).
+  enum class TrafficKind { kPackets, kTransactions };
+  TrafficKind kind = TrafficKind::kPackets;
   traffic::TrafficParams traffic;
   std::string packet_mix_text;  // traffic.packet_mix as written; parsed into traffic.packet_mix
   traffic::MeasureParams measure;
+  endpoint::AccelParams accel;        // accel.* and tl.*
+  std::string atomic_ops_text;        // accel.atomic_ops as written
+  endpoint::TxnWorkload txn;          // txn.*
+  std::string txn_mix_text, txn_sizes_text;  // txn.mix, txn.sizes as written
   uint64_t check_interval_cycles = 0;
   std::string preset;  // the preset the run started from ("" = built-in defaults)
 };

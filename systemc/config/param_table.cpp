@@ -6,6 +6,7 @@
 
 #include "config/value_parse.h"
 #include "core/allocator.h"
+#include "tl/ops.h"
 
 namespace upswitch::config {
 namespace {
@@ -13,6 +14,13 @@ namespace {
 const std::vector<std::string> kQueueing = {"fifo", "vc", "voq"};
 const std::vector<std::string> kPatterns = {"uniform", "permutation", "shift", "hotspot", "incast"};
 const std::vector<std::string> kInjection = {"bernoulli", "onoff"};
+const std::vector<std::string> kTrafficKinds = {"packets", "transactions"};
+
+std::vector<std::string> atomic_op_names() {
+  std::vector<std::string> names;
+  for (int i = 0; i < tl::kAtomicOps; ++i) names.push_back(tl::atomic_op_name(static_cast<tl::AtomicOp>(i)));
+  return names;
+}
 
 template <class Acc>
 ParamSpec int_param(const char* key, Acc acc, int64_t def, int64_t lo, int64_t hi, const char* unit,
@@ -94,6 +102,37 @@ ParamSpec int_list_param(const char* key, Acc acc, const char* def, int64_t lo, 
   return p;
 }
 
+// A byte count that must be a power of two (address windows).
+template <class Acc>
+ParamSpec pow2_param(const char* key, Acc acc, int64_t def, int64_t lo, int64_t hi, const char* unit,
+                     const char* desc) {
+  ParamSpec p = int_param(key, acc, def, lo, hi, unit, desc);
+  p.allowed = "powers of two " + std::to_string(lo) + " .. " + std::to_string(hi);
+  const std::string k = key;
+  p.set = [=](Config& c, const std::string& v) {
+    const int64_t x = parse_int(k, v, lo, hi);
+    if ((x & (x - 1)) != 0)
+      throw ConfigError(k + " = '" + v + "': expected a power of two from " + std::to_string(lo) + " to " +
+                        std::to_string(hi));
+    acc(c) = static_cast<std::remove_reference_t<decltype(acc(c))>>(x);
+  };
+  return p;
+}
+
+// A list kept as written (Config::*_text) and parsed by validate().
+template <class Acc>
+ParamSpec text_param(const char* key, Acc acc, const char* def, const std::string& allowed, const char* desc) {
+  ParamSpec p;
+  p.key = key;
+  p.type = "string";
+  p.default_text = def;
+  p.allowed = allowed;
+  p.description = desc;
+  p.set = [=](Config& c, const std::string& v) { acc(c) = v; };
+  p.get = [=](const Config& c) { return nlohmann::json(acc(const_cast<Config&>(c))); };
+  return p;
+}
+
 std::vector<ParamSpec> build_table() {
   std::vector<ParamSpec> t;
   // --- switch structure
@@ -151,6 +190,12 @@ std::vector<ParamSpec> build_table() {
   t.push_back(int_param("endpoint.rx_shared_flits", [](Config& c) -> int& { return c.endpoint_rx.shared_flits; }, 384,
                         0, 1 << 20, "flits", "Endpoint receive buffer shared by all VCs."));
   // --- traffic
+  t.push_back(enum_param("traffic.kind", [](Config& c) -> Config::TrafficKind& { return c.kind; }, kTrafficKinds,
+                         "packets",
+                         "packets: synthetic packets (traffic.*); transactions: accelerator endpoints exchange "
+                         "memory reads/writes/atomics (accel.*, tl.*, txn.*) and the switch carries requests and "
+                         "responses as two message classes. traffic.pattern and its keys pick the destinations "
+                         "in both."));
   t.push_back(enum_param("traffic.pattern", [](Config& c) -> traffic::Pattern& { return c.traffic.pattern; },
                          kPatterns, "uniform",
                          "Destinations: uniform random, a random permutation, shift (dst = src + k mod N), hotspot, "
@@ -188,6 +233,92 @@ std::vector<ParamSpec> build_table() {
                          "Injection process: bernoulli (memoryless), onoff (bursts at line rate, same mean)."));
   t.push_back(float_param("traffic.burst_packets", [](Config& c) -> double& { return c.traffic.burst_packets; }, 8.0,
                           1.0, 1e6, "packets", "Mean packets per burst (onoff injection)."));
+  // --- accelerator endpoints (traffic.kind = transactions)
+  t.push_back(int_param("accel.max_outstanding", [](Config& c) -> int& { return c.accel.max_outstanding; }, 512, 1,
+                        2048, "tags",
+                        "Requests an initiator may have outstanding (free tags); the 11-bit UALink tag allows 2048 "
+                        "(tag width unconfirmed, facts 1.3)."));
+  t.push_back(int_param("accel.issue_interval_cycles",
+                        [](Config& c) -> int& { return c.accel.issue_interval_cycles; }, 1, 1, 1024, "cycles",
+                        "An initiator issues at most one request per this many cycles."));
+  t.push_back(int_param("accel.mem_latency_cycles", [](Config& c) -> int& { return c.accel.mem_latency_cycles; },
+                        192, 0, 100000, "cycles",
+                        "Completer memory access latency: 192 cycles = 120 ns at 1.6 GHz, an HBM access "
+                        "[estimate]."));
+  t.push_back(int_param("accel.mem_bytes_per_cycle", [](Config& c) -> int& { return c.accel.mem_bytes_per_cycle; },
+                        2048, 4, 65536, "B/cycle",
+                        "Completer memory bandwidth: 2048 B x 1.6 GHz = 3.28 TB/s, H100 HBM3 class (3.35 TB/s)."));
+  t.push_back(int_param("accel.completer_queue", [](Config& c) -> int& { return c.accel.completer_queue; }, 64, 1,
+                        4096, "requests",
+                        "Requests a completer has admitted and not yet answered; while it is full, request packets "
+                        "wait in the endpoint's receive buffer and hold its credits (backpressure)."));
+  t.push_back(int_param("accel.window_base", [](Config& c) -> uint64_t& { return c.accel.window_base; }, 0, 0,
+                        (int64_t{1} << 57) - 4096, "bytes",
+                        "Start of accelerator 0's address window; accelerator e owns [base + e x window_bytes, "
+                        "base + (e+1) x window_bytes). A multiple of 4096; base + switch.ports x window_bytes "
+                        "must fit the 57-bit physical address space (facts 1.3)."));
+  t.push_back(pow2_param("accel.window_bytes", [](Config& c) -> uint64_t& { return c.accel.window_bytes; },
+                         int64_t{1} << 37, 4096, int64_t{1} << 50, "bytes",
+                         "Address window of each accelerator (128 GiB by default; 72 of them use 9 TiB of the "
+                         "2^57-byte space)."));
+  t.push_back(int_param("accel.memory_bytes", [](Config& c) -> uint64_t& { return c.accel.memory_bytes; },
+                        int64_t{1} << 37, 4096, int64_t{1} << 50, "bytes",
+                        "Memory behind each window (<= accel.window_bytes); addresses in a window beyond it get a "
+                        "decode error from the completer. Stored sparsely: only written bytes use host memory."));
+  t.push_back(text_param("accel.atomic_ops", [](Config& c) -> std::string& { return c.atomic_ops_text; }, "all",
+                         "all, none, or a comma-separated list of " + join(atomic_op_names(), ", "),
+                         "Atomic operations the completers implement; an atomic request for any other gets the "
+                         "unsupported status (SLVERR, facts 1.4)."));
+  // --- transaction layer
+  t.push_back(bool_param("tl.compression", [](Config& c) -> bool& { return c.accel.compression; }, true,
+                         "Compressed request/response headers (8 B / 4 B instead of 16 B / 8 B) where the TL "
+                         "rules allow them (facts 1.6)."));
+  t.push_back(int_param("tl.address_cache_entries", [](Config& c) -> int& { return c.accel.address_cache_entries; },
+                        128, 0, 4096, "entries",
+                        "Tx/Rx address cache of 1 MB regions used by compressed requests; 0 = no cache (no "
+                        "compressed requests). The spec's size is not public: 128 is an estimate."));
+  t.push_back(int_param("tl.max_messages_per_packet",
+                        [](Config& c) -> int& { return c.accel.max_messages_per_packet; }, 8, 1, 8, "messages",
+                        "Requests or responses to one destination packed into one switch packet while their headers "
+                        "fit one control half-flit (at most 8 compressed responses, facts 1.6)."));
+  t.push_back(bool_param("tl.strict_order", [](Config& c) -> bool& { return c.accel.strict_order; }, false,
+                         "Strict Ordering Mode (facts 1.5): every request travels on VC 0, so all requests of a "
+                         "(source, destination) pair stay in order; otherwise requests are spread over the VCs by "
+                         "256 B region and only those to one region stay ordered."));
+  // --- synthetic transactions
+  t.push_back(float_param("txn.load", [](Config& c) -> double& { return c.txn.load; }, 0.5, 0.0, 1.0,
+                          "fraction of link",
+                          "Payload bytes each port offers, as a fraction of its link's byte rate (switch.flit_bytes "
+                          "x link flits per cycle); transfers arrive as a Bernoulli process of at most one per "
+                          "cycle."));
+  t.push_back(text_param("txn.mix", [](Config& c) -> std::string& { return c.txn_mix_text; }, "read:1,write:1",
+                         "OP:WEIGHT,... (OP read, write, writefull, atomic_r, atomic_nr; WEIGHT > 0)",
+                         "Operation mix of the synthetic transfers; writefull needs every txn.sizes entry to be a "
+                         "multiple of 64 B."));
+  t.push_back(text_param("txn.sizes", [](Config& c) -> std::string& { return c.txn_sizes_text; }, "256:1",
+                         "BYTES:WEIGHT,... (BYTES 4 .. 1073741824, a multiple of 4; WEIGHT > 0)",
+                         "Transfer sizes of reads and writes; an initiator splits a transfer into requests of at "
+                         "most 256 B that do not cross a 256 B boundary (facts 1.3)."));
+  t.push_back(enum_param("txn.atomic_op", [](Config& c) -> tl::AtomicOp& { return c.txn.atomic_op; },
+                         atomic_op_names(), "add", "Operation of the synthetic atomics (atomic_r, atomic_nr)."));
+  t.push_back([] {
+    ParamSpec p;
+    p.key = "txn.atomic_bytes";
+    p.type = "int";
+    p.unit = "bytes";
+    p.default_text = "8";
+    p.allowed = "4, 8";
+    p.description = "Element size of the synthetic atomics (UALink OpSize: 4 B or 8 B, facts 1.4).";
+    p.set = [](Config& c, const std::string& v) {
+      c.txn.atomic_bytes = parse_choice("txn.atomic_bytes", v, {"4", "8"}) == 0 ? 4 : 8;
+    };
+    p.get = [](const Config& c) { return nlohmann::json(c.txn.atomic_bytes); };
+    return p;
+  }());
+  t.push_back(int_param("txn.footprint_bytes", [](Config& c) -> uint64_t& { return c.txn.footprint_bytes; },
+                        1048576, 256, int64_t{1} << 40, "bytes",
+                        "Addresses each source uses in a target's window, from the window start (<= "
+                        "accel.memory_bytes); 1 MiB = one address-cache region."));
   // --- simulation
   t.push_back(int_param("sim.warmup_cycles", [](Config& c) -> uint64_t& { return c.measure.warmup_cycles; }, 10000, 0,
                         int64_t{1} << 40, "cycles", "Cycles simulated before measurement starts."));

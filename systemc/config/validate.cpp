@@ -1,9 +1,12 @@
 // Cross-parameter checks and derived fields. Single-key ranges are checked when the key is set.
+#include <algorithm>
+#include <array>
 #include <sstream>
 
 #include "config/param_table.h"
 #include "config/value_parse.h"
 #include "core/allocator.h"
+#include "tl/ops.h"
 
 namespace upswitch::config {
 namespace {
@@ -28,6 +31,135 @@ std::vector<std::pair<int, double>> parse_mix(const std::string& text) {
     }
   }
   return mix;
+}
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return "";
+  const size_t b = s.find_last_not_of(" \t");
+  return s.substr(a, b - a + 1);
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) items.push_back(trim(item));
+  if (!text.empty() && text.back() == ',') items.push_back("");
+  return items;
+}
+
+std::vector<std::string> atomic_names() {
+  std::vector<std::string> names;
+  for (int i = 0; i < tl::kAtomicOps; ++i) names.push_back(tl::atomic_op_name(static_cast<tl::AtomicOp>(i)));
+  return names;
+}
+
+// accel.atomic_ops: "all", "none" or a list of tl atomic op names.
+std::array<bool, tl::kAtomicOps> parse_atomic_ops(const std::string& text) {
+  std::array<bool, tl::kAtomicOps> supported{};
+  const std::string t = trim(text);
+  if (t == "all") {
+    supported.fill(true);
+    return supported;
+  }
+  if (t == "none") return supported;
+  const std::string allowed = "all, none, or a comma-separated list of " + join(atomic_names(), ", ");
+  if (t.empty()) fail("accel.atomic_ops = '" + text + "': expected " + allowed);
+  for (const std::string& name : split(t)) {
+    tl::AtomicOp op{};
+    if (!tl::parse_atomic_op(name.c_str(), op))
+      fail("accel.atomic_ops = '" + text + "': unknown atomic '" + name + "'; expected " + allowed);
+    supported[static_cast<size_t>(op)] = true;
+  }
+  return supported;
+}
+
+// txn.mix: OP:WEIGHT,... over the tl opcodes.
+std::vector<std::pair<tl::Opcode, double>> parse_txn_mix(const std::string& text) {
+  std::vector<std::string> ops;
+  for (int i = 0; i < tl::kOpcodes; ++i) ops.push_back(tl::opcode_name(static_cast<tl::Opcode>(i)));
+  const std::string allowed = "OP:WEIGHT,... with OP one of " + join(ops, ", ") + " and WEIGHT > 0";
+  std::vector<std::pair<tl::Opcode, double>> mix;
+  if (trim(text).empty()) fail("txn.mix = '" + text + "': expected " + allowed);
+  for (const std::string& item : split(text)) {
+    const size_t colon = item.find(':');
+    tl::Opcode op{};
+    if (colon == std::string::npos || !tl::parse_opcode(trim(item.substr(0, colon)).c_str(), op))
+      fail("txn.mix = '" + text + "': expected " + allowed);
+    try {
+      mix.emplace_back(op, parse_float("txn.mix", item.substr(colon + 1), 1e-12, 1e12));
+    } catch (const ConfigError&) {
+      fail("txn.mix = '" + text + "': expected " + allowed);
+    }
+  }
+  return mix;
+}
+
+// txn.sizes: BYTES:WEIGHT,... with BYTES a multiple of 4 from 4 B to 1 GiB.
+std::vector<std::pair<int, double>> parse_txn_sizes(const std::string& text) {
+  const std::string allowed = "BYTES:WEIGHT,... with BYTES 4 .. 1073741824, a multiple of 4, and WEIGHT > 0";
+  std::vector<std::pair<int, double>> sizes;
+  if (trim(text).empty()) fail("txn.sizes = '" + text + "': expected " + allowed);
+  for (const std::string& item : split(text)) {
+    const size_t colon = item.find(':');
+    if (colon == std::string::npos) fail("txn.sizes = '" + text + "': expected " + allowed);
+    int bytes = 0;
+    double w = 0;
+    try {
+      bytes = static_cast<int>(parse_int("txn.sizes", item.substr(0, colon), 4, int64_t{1} << 30));
+      w = parse_float("txn.sizes", item.substr(colon + 1), 1e-12, 1e12);
+    } catch (const ConfigError&) {
+      fail("txn.sizes = '" + text + "': expected " + allowed);
+    }
+    if (bytes % 4 != 0) fail("txn.sizes = '" + text + "': expected " + allowed);
+    sizes.emplace_back(bytes, w);
+  }
+  return sizes;
+}
+
+// Checks of the accel.*, tl.* and txn.* values against each other and against the switch; they
+// apply only to transaction runs (the values are unused otherwise).
+void validate_transactions(Config& c) {
+  const auto& ap = c.accel;
+  if (c.sw.queueing == core::Queueing::kFifo)
+    fail("switch.queueing = fifo with traffic.kind = transactions: responses would wait behind requests in the "
+         "single input queue (UALink: responses are never blocked by requests); expected vc or voq");
+  // A request packet keeps its receive-buffer slots until the completer admits it, so one lane of
+  // the receiver must hold the largest single-message request packet: a 256 B Write = 1 control
+  // + 8 data + 1 byte-enable half-flits = 5 flits (tl/packet_format.h).
+  if (c.endpoint_rx.vc_flits < 5)
+    fail("endpoint.rx_vc_flits = " + std::to_string(c.endpoint_rx.vc_flits) +
+         " with traffic.kind = transactions: expected at least 5 (the largest one-request packet, a 256 B Write)");
+  if (ap.window_base % 4096 != 0)
+    fail("accel.window_base = " + std::to_string(ap.window_base) + ": expected a multiple of 4096");
+  constexpr uint64_t kAddressSpace = uint64_t{1} << 57;
+  // window_base < 2^57, ports <= 1024 and window_bytes <= 2^50: the sum fits 64 bits.
+  const uint64_t end = ap.window_base + static_cast<uint64_t>(c.sw.ports) * ap.window_bytes;
+  if (end > kAddressSpace)
+    fail("accel.window_base + switch.ports x accel.window_bytes = " + std::to_string(ap.window_base) + " + " +
+         std::to_string(c.sw.ports) + " x " + std::to_string(ap.window_bytes) + " = " + std::to_string(end) +
+         ": expected at most 2^57 = " + std::to_string(kAddressSpace) + " (the 57-bit physical address space)");
+  if (ap.memory_bytes > ap.window_bytes)
+    fail("accel.memory_bytes = " + std::to_string(ap.memory_bytes) + ": expected at most accel.window_bytes = " +
+         std::to_string(ap.window_bytes) + " (the memory sits inside the accelerator's window)");
+  if (c.txn.footprint_bytes > ap.memory_bytes)
+    fail("txn.footprint_bytes = " + std::to_string(c.txn.footprint_bytes) +
+         ": expected at most accel.memory_bytes = " + std::to_string(ap.memory_bytes));
+  const bool writefull = std::any_of(c.txn.mix.begin(), c.txn.mix.end(),
+                                     [](const auto& m) { return m.first == tl::Opcode::kWriteFull; });
+  if (writefull)
+    for (const auto& [bytes, w] : c.txn.sizes)
+      if (bytes % 64 != 0)
+        fail("txn.sizes = '" + c.txn_sizes_text + "' has " + std::to_string(bytes) +
+             " B with writefull in txn.mix: expected multiples of 64 B (WriteFull writes whole 64 B beats)");
+  const double link_bytes = c.flit_bytes * c.link_flits_per_cycle();
+  const double p = c.txn.load * link_bytes / c.txn.mean_bytes();
+  if (p > 1.0)
+    fail("txn.load = " + format_float(c.txn.load) + " with a mean transfer of " + format_float(c.txn.mean_bytes()) +
+         " B (txn.sizes) and " + format_float(link_bytes) + " link B/cycle needs " + format_float(p) +
+         " transfers per port per cycle: expected at most 1 (one transfer per cycle per port); raise txn.sizes "
+         "or lower txn.load");
 }
 
 void check_ports(const char* key, const std::vector<int>& list, int ports) {
@@ -60,6 +192,12 @@ void validate(Config& c) {
   if (c.traffic.shift >= n)
     fail("traffic.shift = " + std::to_string(c.traffic.shift) + ": expected 0 .. " + std::to_string(n - 1));
   c.traffic.packet_mix = parse_mix(c.packet_mix_text);
+  c.accel.atomic_supported = parse_atomic_ops(c.atomic_ops_text);
+  c.txn.mix = parse_txn_mix(c.txn_mix_text);
+  c.txn.sizes = parse_txn_sizes(c.txn_sizes_text);
+  const bool transactions = c.kind == Config::TrafficKind::kTransactions;
+  c.sw.classes = transactions ? 2 : 1;
+  if (transactions) validate_transactions(c);
   if (c.sw.queueing == core::Queueing::kFifo && c.sw.vcs > 1 && c.sw.vc_buffer_flits < 1)
     fail("switch.vc_buffer_flits must be at least 1");
   c.sw.window_begin = c.measure.warmup_cycles;

@@ -134,6 +134,228 @@ TEST(Config, ResolvedConfigJsonHasEveryKey) {
   EXPECT_EQ(j["switch"]["queueing"], "voq");
 }
 
+// --- transaction traffic (traffic.kind = transactions; accel.*, tl.*, txn.*)
+
+Config txn_config() {
+  Config c = default_config();
+  set_param(c, "traffic.kind", "transactions");
+  return c;
+}
+
+TEST(ConfigTxn, DefaultsParseAndValidate) {
+  Config c = default_config();
+  validate(c);
+  EXPECT_EQ(c.kind, Config::TrafficKind::kPackets);
+  EXPECT_EQ(c.sw.classes, 1);
+  EXPECT_EQ(c.accel.max_outstanding, 512);
+  EXPECT_EQ(c.accel.issue_interval_cycles, 1);
+  EXPECT_EQ(c.accel.mem_latency_cycles, 192);
+  EXPECT_EQ(c.accel.mem_bytes_per_cycle, 2048);
+  EXPECT_EQ(c.accel.completer_queue, 64);
+  EXPECT_EQ(c.accel.window_base, 0u);
+  EXPECT_EQ(c.accel.window_bytes, uint64_t{1} << 37);
+  EXPECT_EQ(c.accel.memory_bytes, uint64_t{1} << 37);
+  for (bool s : c.accel.atomic_supported) EXPECT_TRUE(s);
+  EXPECT_TRUE(c.accel.compression);
+  EXPECT_EQ(c.accel.address_cache_entries, 128);
+  EXPECT_EQ(c.accel.max_messages_per_packet, 8);
+  EXPECT_FALSE(c.accel.strict_order);
+  EXPECT_DOUBLE_EQ(c.txn.load, 0.5);
+  ASSERT_EQ(c.txn.mix.size(), 2u);
+  EXPECT_EQ(c.txn.mix[0].first, tl::Opcode::kRead);
+  EXPECT_EQ(c.txn.mix[1].first, tl::Opcode::kWrite);
+  EXPECT_DOUBLE_EQ(c.txn.mix[1].second, 1.0);
+  EXPECT_EQ(c.txn.sizes, (std::vector<std::pair<int, double>>{{256, 1.0}}));
+  EXPECT_EQ(c.txn.atomic_op, tl::AtomicOp::kAdd);
+  EXPECT_EQ(c.txn.atomic_bytes, 8);
+  EXPECT_EQ(c.txn.footprint_bytes, 1048576u);
+
+  Config t = txn_config();
+  EXPECT_NO_THROW(validate(t));
+  const nlohmann::json j = config_to_json(t);
+  EXPECT_EQ(j["traffic"]["kind"], "transactions");
+  EXPECT_EQ(j["accel"]["window_bytes"], uint64_t{1} << 37);
+  EXPECT_EQ(j["txn"]["atomic_op"], "add");
+}
+
+TEST(ConfigTxn, ClassesAreTwoForTransactions) {
+  Config c = txn_config();
+  validate(c);
+  EXPECT_EQ(c.sw.classes, 2);
+  set_param(c, "traffic.kind", "packets");
+  validate(c);
+  EXPECT_EQ(c.sw.classes, 1);
+  for (const Preset& p : presets()) {
+    Config pc = default_config();
+    apply_preset(pc, p.name);
+    set_param(pc, "traffic.kind", "transactions");
+    EXPECT_NO_THROW(validate(pc)) << p.name;
+    EXPECT_EQ(pc.sw.classes, 2) << p.name;
+  }
+}
+
+TEST(ConfigTxn, BadValuesNameTheKey) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"traffic.kind", "bogus"},
+      {"accel.max_outstanding", "0"},
+      {"accel.max_outstanding", "2049"},
+      {"accel.issue_interval_cycles", "0"},
+      {"accel.mem_latency_cycles", "-1"},
+      {"accel.mem_bytes_per_cycle", "2"},
+      {"accel.completer_queue", "5000"},
+      {"accel.window_base", "-4096"},
+      {"accel.window_base", "144115188075855872"},  // 2^57
+      {"accel.window_bytes", "6000"},               // not a power of two
+      {"accel.window_bytes", "2048"},
+      {"accel.window_bytes", "2251799813685248"},  // 2^51
+      {"accel.memory_bytes", "1024"},
+      {"tl.compression", "maybe"},
+      {"tl.address_cache_entries", "4097"},
+      {"tl.max_messages_per_packet", "9"},
+      {"tl.strict_order", "1"},
+      {"txn.load", "1.5"},
+      {"txn.atomic_op", "mul"},
+      {"txn.atomic_bytes", "2"},
+      {"txn.atomic_bytes", "16"},
+      {"txn.footprint_bytes", "128"},
+      {"txn.footprint_bytes", "1099511627777"},
+  };
+  for (const auto& kv : bad) {
+    Config c = default_config();
+    const std::string e = error_of([&] { set_param(c, kv.first, kv.second); });
+    EXPECT_EQ(e.rfind(kv.first + " = '" + kv.second + "': expected ", 0), 0u) << kv.first << "=" << kv.second << ": " << e;
+  }
+  Config c = default_config();
+  EXPECT_EQ(error_of([&] { set_param(c, "traffic.kind", "bogus"); }),
+            "traffic.kind = 'bogus': expected one of packets, transactions");
+  EXPECT_EQ(error_of([&] { set_param(c, "accel.window_bytes", "6000"); }),
+            "accel.window_bytes = '6000': expected a power of two from 4096 to 1125899906842624");
+  EXPECT_EQ(error_of([&] { set_param(c, "txn.atomic_bytes", "2"); }), "txn.atomic_bytes = '2': expected one of 4, 8");
+
+  // Lists parsed by validate(), whatever traffic.kind is.
+  const std::vector<std::pair<std::string, std::string>> bad_lists = {
+      {"txn.mix", "read:1,copy:1"}, {"txn.mix", "read"},    {"txn.mix", "read:0"},  {"txn.mix", "read:x"},
+      {"txn.mix", ""},              {"txn.mix", "read:1,"}, {"txn.sizes", "256"},   {"txn.sizes", "6:1"},
+      {"txn.sizes", "2:1"},         {"txn.sizes", "2147483648:1"}, {"txn.sizes", "256:-1"}, {"txn.sizes", ""},
+      {"accel.atomic_ops", "add,mul"}, {"accel.atomic_ops", ""},
+  };
+  for (const auto& kv : bad_lists) {
+    Config lc = default_config();
+    set_param(lc, kv.first, kv.second);
+    const std::string e = error_of([&] { validate(lc); });
+    EXPECT_EQ(e.rfind(kv.first + " = '" + kv.second + "': ", 0), 0u) << kv.first << "=" << kv.second << ": " << e;
+  }
+}
+
+TEST(ConfigTxn, CrossChecksNameTheKeys) {
+  Config c = txn_config();
+  set_param(c, "accel.memory_bytes", "8192");
+  set_param(c, "accel.window_bytes", "4096");
+  EXPECT_EQ(error_of([&] { validate(c); }),
+            "accel.memory_bytes = 8192: expected at most accel.window_bytes = 4096 (the memory sits inside the "
+            "accelerator's window)");
+  c = txn_config();
+  set_param(c, "accel.memory_bytes", "65536");
+  set_param(c, "txn.footprint_bytes", "131072");
+  EXPECT_EQ(error_of([&] { validate(c); }), "txn.footprint_bytes = 131072: expected at most accel.memory_bytes = 65536");
+  c = txn_config();
+  set_param(c, "accel.window_bytes", "1125899906842624");  // 2^50: 129 windows overflow 2^57
+  EXPECT_NO_THROW(validate(c));                             // 72 x 2^50 fits
+  set_param(c, "switch.ports", "129");
+  EXPECT_NE(error_of([&] { validate(c); }).find("accel.window_base + switch.ports x accel.window_bytes"),
+            std::string::npos);
+  set_param(c, "switch.ports", "128");  // 128 x 2^50 = 2^57 exactly
+  EXPECT_NO_THROW(validate(c));
+  set_param(c, "accel.window_base", "4096");
+  EXPECT_NE(error_of([&] { validate(c); }).find("expected at most 2^57"), std::string::npos);
+  c = txn_config();
+  set_param(c, "accel.window_base", "100");
+  EXPECT_EQ(error_of([&] { validate(c); }), "accel.window_base = 100: expected a multiple of 4096");
+  // One transfer per port per cycle at most: 1.0 x 64 B x (98.125 / 102.4) / 32 B = 1.92.
+  c = txn_config();
+  set_param(c, "txn.load", "1");
+  set_param(c, "txn.sizes", "32:1");
+  const std::string e = error_of([&] { validate(c); });
+  EXPECT_EQ(e.rfind("txn.load = 1 with a mean transfer of 32 B", 0), 0u) << e;
+  EXPECT_NE(e.find("raise txn.sizes or lower txn.load"), std::string::npos) << e;
+  set_param(c, "txn.sizes", "32:1,4096:1");
+  EXPECT_NO_THROW(validate(c));
+  // The same values are not checked against the switch in packet runs.
+  c = default_config();
+  set_param(c, "txn.load", "1");
+  set_param(c, "txn.sizes", "4:1");
+  set_param(c, "switch.queueing", "fifo");
+  EXPECT_NO_THROW(validate(c));
+}
+
+TEST(ConfigTxn, FifoQueueingIsRejected) {
+  Config c = txn_config();
+  set_param(c, "switch.queueing", "fifo");
+  const std::string e = error_of([&] { validate(c); });
+  EXPECT_EQ(e.rfind("switch.queueing = fifo with traffic.kind = transactions", 0), 0u) << e;
+  EXPECT_NE(e.find("responses would wait behind requests"), std::string::npos) << e;
+  set_param(c, "switch.queueing", "vc");
+  EXPECT_NO_THROW(validate(c));
+}
+
+TEST(ConfigTxn, WriteFullNeedsSizesInWholeBeats) {
+  Config c = txn_config();
+  set_param(c, "txn.mix", "writefull:1,read:2");
+  set_param(c, "txn.sizes", "64:1,256:1,4096:1");
+  EXPECT_NO_THROW(validate(c));
+  set_param(c, "txn.sizes", "64:1,100:1");
+  EXPECT_EQ(error_of([&] { validate(c); }),
+            "txn.sizes = '64:1,100:1' has 100 B with writefull in txn.mix: expected multiples of 64 B (WriteFull "
+            "writes whole 64 B beats)");
+  set_param(c, "txn.mix", "write:1,atomic_r:1,atomic_nr:1");
+  EXPECT_NO_THROW(validate(c));
+  EXPECT_EQ(c.txn.mix.size(), 3u);
+  EXPECT_EQ(c.txn.mix[2].first, tl::Opcode::kAtomicNR);
+}
+
+TEST(ConfigTxn, AtomicOpsParse) {
+  Config c = default_config();
+  set_param(c, "accel.atomic_ops", "add, cas,fadd");
+  validate(c);
+  for (int i = 0; i < tl::kAtomicOps; ++i) {
+    const auto op = static_cast<tl::AtomicOp>(i);
+    EXPECT_EQ(c.accel.atomic_supported[static_cast<size_t>(i)],
+              op == tl::AtomicOp::kAdd || op == tl::AtomicOp::kCas || op == tl::AtomicOp::kFAdd)
+        << tl::atomic_op_name(op);
+  }
+  set_param(c, "accel.atomic_ops", "none");
+  validate(c);
+  for (bool s : c.accel.atomic_supported) EXPECT_FALSE(s);
+  set_param(c, "accel.atomic_ops", "all");
+  validate(c);
+  for (bool s : c.accel.atomic_supported) EXPECT_TRUE(s);
+  set_param(c, "accel.atomic_ops", "add,mul");
+  EXPECT_EQ(error_of([&] { validate(c); }),
+            "accel.atomic_ops = 'add,mul': unknown atomic 'mul'; expected all, none, or a comma-separated list of "
+            "add, and, or, xor, min_s, max_s, min_u, max_u, swap, cas, fadd");
+  set_param(c, "accel.atomic_ops", "all");
+  set_param(c, "txn.atomic_op", "min_u");
+  set_param(c, "txn.atomic_bytes", "4");
+  validate(c);
+  EXPECT_EQ(c.txn.atomic_op, tl::AtomicOp::kMinU);
+  EXPECT_EQ(c.txn.atomic_bytes, 4);
+}
+
+TEST(ConfigTxn, YamlSetsTransactionKeys) {
+  Config c = default_config();
+  load_yaml_text(c,
+                 "traffic:\n  kind: transactions\naccel:\n  max_outstanding: 256\n  atomic_ops: add,swap\n"
+                 "tl.compression: false\ntxn:\n  mix: read:3,atomic_r:1\n  sizes: 64:1,1024:1\n",
+                 "t.yaml");
+  validate(c);
+  EXPECT_EQ(c.kind, Config::TrafficKind::kTransactions);
+  EXPECT_EQ(c.accel.max_outstanding, 256);
+  EXPECT_FALSE(c.accel.compression);
+  EXPECT_TRUE(c.accel.atomic_supported[static_cast<size_t>(tl::AtomicOp::kSwap)]);
+  EXPECT_FALSE(c.accel.atomic_supported[static_cast<size_t>(tl::AtomicOp::kCas)]);
+  EXPECT_DOUBLE_EQ(c.txn.mean_bytes(), 544.0);
+}
+
 TEST(Config, DocConfigMdIsTheGeneratedReference) {
   std::ifstream in(std::string(UPSWITCH_SOURCE_DIR) + "/doc/config.md");
   ASSERT_TRUE(in) << "doc/config.md is missing";

@@ -1,0 +1,121 @@
+// The receive side of an accelerator: packets arriving from the switch, the completer that
+// executes requests on the real memory behind a latency and a bandwidth, and the credits the
+// receive buffer returns (doc/transactions.md "Receiver" and "Completer").
+#include <algorithm>
+#include <cstring>
+
+#include "endpoint/accelerators.h"
+#include "tl/atomic_alu.h"
+
+namespace upswitch::endpoint {
+
+// One flit from the switch. Response flits free their buffer slot at once (the initiator always
+// accepts a response); a request packet keeps its slots until the completer admits all of its
+// requests, which is how a busy completer back-pressures the fabric.
+void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
+  Port& port = ports_[p];
+  const int lane = f.vc;
+  auto fail = [&](const char* what) {
+    throw TxnIntegrityError(std::string("transaction packet integrity: ") + what + " (packet " +
+                            std::to_string(f.packet_id) + " from " + std::to_string(f.src) + " at endpoint " +
+                            std::to_string(p) + " lane " + std::to_string(lane) + ", cycle " + std::to_string(t) + ")");
+  };
+  if (lane >= 2 * v_) fail("lane out of range");
+  if (route_[f.dst] != p) fail("flit delivered to the wrong port");
+  if (f.payload >= bundles_.size()) fail("no such packet");
+  Bundle& b = bundles_[f.payload];
+  uint64_t& cur = port.rx_packet[static_cast<size_t>(lane)];
+  if (f.head()) {
+    if (cur != UINT64_MAX) fail("head flit while another packet is in progress");
+    cur = f.packet_id;
+    b.received = 0;
+    b.shared_mask = 0;
+    b.rx_lane = static_cast<uint8_t>(lane);
+  } else if (cur != f.packet_id) {
+    fail("body flit of a packet that is not in progress");
+  }
+  if (b.packet_id != f.packet_id) fail("flit and packet disagree");
+  if (f.shared_credit()) b.shared_mask |= uint64_t{1} << b.received;
+  if (++b.received > b.flits) fail("more flits than the packet has");
+  ++result_.flits_received;
+  ++port.rx_held;
+  const bool response = lane >= v_;
+  if (response) port.credit_out.push(core::Credit{f.vc, f.shared_credit()});
+  if (!f.tail()) return;
+  if (b.received != b.flits) fail("tail flit before all body flits");
+  cur = UINT64_MAX;
+  if (!response) {
+    port.admit.push(f.payload);
+    return;
+  }
+  for (int k = 0; k < b.count; ++k) complete_request(p, b.msg[k], t);
+  free_bundles_.push_back(f.payload);
+}
+
+// Admits whole request packets, oldest first, while the completer has room for their requests;
+// their buffer slots are then returned. A packet with more requests than the queue holds is
+// admitted when the completer is idle.
+void AcceleratorEndpoints::admit(int p, uint64_t t) {
+  Port& port = ports_[p];
+  while (!port.admit.empty()) {
+    const uint32_t bh = port.admit.front();
+    const Bundle& b = bundles_[bh];
+    if (port.completer_busy > 0 && port.completer_busy + b.count > ap_.completer_queue) return;
+    port.admit.pop();
+    for (int k = 0; k < b.count; ++k) execute(p, b.msg[k], t);
+    port.completer_busy += b.count;
+    for (int k = 0; k < b.flits; ++k)
+      port.credit_out.push(core::Credit{b.rx_lane, static_cast<bool>((b.shared_mask >> k) & 1)});
+    free_bundles_.push_back(bh);
+  }
+}
+
+// Executes one request on this endpoint's memory in admission order (so atomics are atomic and
+// same-address requests take effect in the order they arrived) and turns the message into its
+// response, which is ready after the memory's serialisation and access latency:
+//   start = max(t, memory free), memory free = start + ceil(len / mem_bytes_per_cycle),
+//   ready = start + ceil(len / mem_bytes_per_cycle) + mem_latency_cycles.
+void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {
+  Port& port = ports_[p];
+  tl::Message& m = msgs_[h];
+  if (m.dst != p || m.response) throw TxnIntegrityError("request for endpoint " + std::to_string(m.dst) +
+                                                        " executed at endpoint " + std::to_string(p));
+  const uint64_t off = map_.offset(m.addr);
+  if (!map_.backed(m.addr, m.len)) {
+    m.status = tl::Status::kDecodeError;
+  } else if (tl::is_atomic(m.op) && !ap_.atomic_supported[static_cast<size_t>(m.aop)]) {
+    m.status = tl::Status::kUnsupported;
+  }
+  uint64_t ser = 0;
+  if (m.status == tl::Status::kOkay) {
+    if (observer_) observer_->executed(p, m, port.memory.peek(off));
+    const auto bpc = static_cast<uint64_t>(ap_.mem_bytes_per_cycle);
+    ser = (m.len + bpc - 1) / bpc;
+    switch (m.op) {
+      case tl::Opcode::kRead:
+        std::memcpy(m.data.data(), port.memory.peek(off), m.len);
+        break;
+      case tl::Opcode::kWrite:
+      case tl::Opcode::kWriteFull: {
+        uint8_t* mem = port.memory.bytes(off);
+        for (int b = 0; b < m.len; ++b)
+          if (m.byte_enabled(b)) mem[b] = m.data[static_cast<size_t>(b)];
+        break;
+      }
+      case tl::Opcode::kAtomicR:
+      case tl::Opcode::kAtomicNR:
+        tl::apply_atomic(m, port.memory.bytes(off));
+        break;
+    }
+    if (in_window(t)) result_.ports[p].served_bytes += m.len;
+  }
+  m.response = true;
+  m.compressed = ap_.compression;
+  m.executed = t;
+  last_progress_ = t;
+  const uint64_t start = std::max(t, port.mem_free_at);
+  port.mem_free_at = start + ser;
+  port.pipeline.push({start + ser + static_cast<uint64_t>(ap_.mem_latency_cycles), h});
+}
+
+}  // namespace upswitch::endpoint

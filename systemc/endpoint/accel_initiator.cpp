@@ -1,0 +1,186 @@
+// The initiator side of an accelerator: synthetic transfers, splitting transfers into tagged
+// requests, and completing them when their responses come back (doc/transactions.md).
+#include <algorithm>
+#include <cstring>
+
+#include "endpoint/accelerators.h"
+#include "tl/request_rules.h"
+
+namespace upswitch::endpoint {
+namespace {
+
+// The data a synthetic write or atomic carries: a pattern of the source, address and byte, so a
+// scoreboard can tell any two writes apart.
+uint8_t pattern_byte(int src, uint64_t addr, uint64_t serial) {
+  uint64_t x = (addr * 0x9e3779b97f4a7c15ULL) ^ (static_cast<uint64_t>(src) << 48) ^ (serial * 0xbf58476d1ce4e5b9ULL);
+  x ^= x >> 29;
+  return static_cast<uint8_t>(x);
+}
+
+// Uniform in [0, n) for any 64-bit n.
+uint64_t below64(traffic::Rng& rng, uint64_t n) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(rng.next()) * n) >> 64);
+}
+
+template <class T>
+const T& draw(const std::vector<std::pair<T, double>>& items, traffic::Rng& rng) {
+  double total = 0;
+  for (const auto& it : items) total += it.second;
+  double u = rng.unit() * total;
+  for (const auto& it : items) {
+    if (u < it.second) return it.first;
+    u -= it.second;
+  }
+  return items.back().first;
+}
+
+}  // namespace
+
+// One synthetic transfer at port p (Bernoulli arrivals, doc/transactions.md "Synthetic workload").
+void AcceleratorEndpoints::generate(int p, uint64_t t) {
+  Port& port = ports_[p];
+  TransferRequest r;
+  r.op = draw(wl_.mix, port.rng);
+  const int size = draw(wl_.sizes, port.rng);
+  const int dst = static_cast<int>(dests_.pick(p, port.rng));
+  const uint64_t footprint = std::max<uint64_t>(wl_.footprint_bytes, tl::kMaxRequestBytes);
+  if (tl::is_atomic(r.op)) {
+    r.aop = wl_.atomic_op;
+    r.elem_bytes = static_cast<uint8_t>(wl_.atomic_bytes);
+    r.bytes = wl_.atomic_bytes;
+    const uint64_t line = below64(port.rng, footprint / tl::kMaxRequestBytes);
+    r.addr = map_.window_base(dst) + line * tl::kMaxRequestBytes +
+             port.rng.below(static_cast<uint32_t>(64 / wl_.atomic_bytes)) * static_cast<uint64_t>(wl_.atomic_bytes);
+    if (r.aop == tl::AtomicOp::kCas) r.compare = nullptr;  // compare against zeros
+  } else {
+    r.bytes = static_cast<uint64_t>(size);
+    const uint64_t span = footprint > r.bytes ? footprint - r.bytes : 0;
+    const uint64_t slots = span / tl::kMaxRequestBytes + 1;
+    r.addr = map_.window_base(dst) + below64(port.rng, slots) * tl::kMaxRequestBytes;
+  }
+  submit(p, r, t);
+  port.next_arrival = t + 1 + port.rng.geometric_log(log_q_);
+}
+
+// Issues the next request of the oldest unissued transfer, if a tag is free (one per
+// issue_interval_cycles). A request that breaks a format rule, or whose address is in no window,
+// is answered here at once and never enters the fabric.
+void AcceleratorEndpoints::issue(int p, uint64_t t) {
+  Port& port = ports_[p];
+  if (t < port.next_issue || port.free_tags.empty()) return;
+  const uint32_t th = port.transfers.front();
+  Transfer& tr = transfers_[th];
+  const uint64_t offset = tr.issued_bytes;
+  const uint64_t addr = tr.req.addr + offset;
+  const uint64_t to_boundary = tl::kMaxRequestBytes - addr % tl::kMaxRequestBytes;
+  const int len = static_cast<int>(std::min<uint64_t>(tr.req.bytes - offset, to_boundary));
+
+  const uint16_t tag = port.free_tags.back();
+  port.free_tags.pop_back();
+  const uint32_t h = msgs_.acquire();
+  tl::Message& m = msgs_[h];
+  m.op = tr.req.op;
+  m.aop = tr.req.aop;
+  m.elem_bytes = tr.req.elem_bytes;
+  m.src = static_cast<uint16_t>(p);
+  m.tag = tag;
+  m.addr = addr;
+  m.len = static_cast<uint16_t>(len);
+  m.issued = t;
+  m.transfer = th;
+  fill_request(tr, m, offset, len);
+  port.tag_msg[tag] = h;
+
+  if (tr.outstanding == 0 && offset == 0) tr.first_issue = t;
+  ++tr.outstanding;
+  tr.issued_bytes += static_cast<uint64_t>(len);
+  port.backlog_bytes -= static_cast<uint64_t>(len);
+  backlog_total_ -= static_cast<uint64_t>(len);
+  if (tr.issued_bytes >= tr.req.bytes) {
+    tr.all_issued = true;
+    port.transfers.pop();
+  }
+  port.next_issue = t + static_cast<uint64_t>(ap_.issue_interval_cycles);
+  ++result_.requests_issued;
+
+  tl::Status st = tl::check_request(m);
+  const int owner = map_.owner(addr);
+  if (st == tl::Status::kOkay && owner < 0) st = tl::Status::kDecodeError;
+  if (st != tl::Status::kOkay) {
+    m.status = st;
+    m.response = true;
+    ++result_.requests_rejected;
+    complete_request(p, h, t);
+    return;
+  }
+  m.dst = static_cast<uint16_t>(owner);
+  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : (addr >> 8) % static_cast<uint64_t>(v_));
+  m.compressed = ap_.compression && tl::compressible(m) && port.cache.access(addr);
+  port.tx[static_cast<size_t>(lane_of(0, m.vc))].queue.push(h);
+}
+
+// The request's bytes: enables, write data or atomic operands, CAS compare values.
+void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len) {
+  const TransferRequest& r = tr.req;
+  if (!r.byte_enable || r.byte_enable_len == 0) {
+    m.enable_all();
+  } else {
+    m.byte_enable.fill(0);
+    for (int b = 0; b < len; ++b)
+      if (r.byte_enable[(offset + static_cast<uint64_t>(b)) % r.byte_enable_len])
+        m.byte_enable[static_cast<size_t>(b >> 6)] |= uint64_t{1} << (b & 63);
+  }
+  if (!tl::carries_request_data(m.op)) return;
+  if (r.data) {
+    std::memcpy(m.data.data(), r.data + offset, static_cast<size_t>(len));
+  } else {
+    for (int b = 0; b < len; ++b) m.data[static_cast<size_t>(b)] = pattern_byte(m.src, m.addr + static_cast<uint64_t>(b), m.issued);
+  }
+  if (tl::is_atomic(m.op) && m.aop == tl::AtomicOp::kCas && r.compare)
+    std::memcpy(m.compare.data(), r.compare + offset, static_cast<size_t>(std::min(len, 32)));
+}
+
+// A response reached its initiator (or a request was answered locally): its data goes to the
+// transfer's buffer, its tag and message are freed, and the transfer may be complete.
+void AcceleratorEndpoints::complete_request(int p, uint32_t h, uint64_t t) {
+  Port& port = ports_[p];
+  tl::Message& m = msgs_[h];
+  if (port.tag_msg[m.tag] != h) throw TxnIntegrityError("response for tag " + std::to_string(m.tag) + " at initiator " +
+                                                     std::to_string(p) + " that has no such request in flight");
+  Transfer& tr = transfers_[m.transfer];
+  if (tr.status == tl::Status::kOkay) tr.status = m.status;
+  if (m.status == tl::Status::kOkay && tl::returns_data(m.op) && tr.req.result)
+    std::memcpy(tr.req.result + (m.addr - tr.req.addr), m.data.data(), m.len);
+  if (observer_) observer_->answered(p, m);
+  ++result_.statuses[static_cast<size_t>(m.status)];
+  ++result_.requests_answered;
+  if (in_window(t)) result_.ports[p].completed_bytes += m.len;
+  last_progress_ = t;
+  port.tag_msg[m.tag] = tl::kNoMessage;
+  port.free_tags.push_back(m.tag);
+  const uint32_t th = m.transfer;
+  msgs_.release(h);
+  if (--tr.outstanding == 0 && tr.all_issued) finish_transfer(th, t);
+}
+
+void AcceleratorEndpoints::finish_transfer(uint32_t th, uint64_t t) {
+  Transfer& tr = transfers_[th];
+  --transfers_in_flight_;
+  ++result_.transfers_completed;
+  if (tr.measured) {
+    OpResult& o = result_.ops[static_cast<size_t>(tr.req.op)];
+    ++o.completed;
+    o.bytes += tr.req.bytes;
+    o.latency.add(t - tr.created);
+    o.network_latency.add(t - tr.first_issue);
+    ++result_.measured_completed;
+    --measured_outstanding_;
+  }
+  TransferClient* client = tr.req.client;
+  const uint64_t cookie = tr.req.cookie;
+  const tl::Status status = tr.status;
+  free_transfers_.push_back(th);
+  if (client) client->transfer_done(cookie, status, t);  // may submit again: tr is not used after
+}
+
+}  // namespace upswitch::endpoint

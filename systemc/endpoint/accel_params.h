@@ -1,0 +1,49 @@
+// Parameters of the accelerator endpoints (initiator, completer, memory) and of the transaction
+// layer they speak. Defaults, units, ranges and sources are declared once, in
+// systemc/config/param_table.cpp (and explained in doc/transactions.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "tl/ops.h"
+
+namespace upswitch::endpoint {
+
+struct AccelParams {
+  int max_outstanding = 0;        // tags per initiator
+  int issue_interval_cycles = 1;  // at most one request issued per this many cycles
+  int mem_latency_cycles = 0;     // completer memory access latency
+  int mem_bytes_per_cycle = 0;    // completer memory bandwidth
+  int completer_queue = 0;        // requests admitted and not yet answered, per completer
+  uint64_t window_base = 0, window_bytes = 0, memory_bytes = 0;
+  std::array<bool, tl::kAtomicOps> atomic_supported{};
+  // Transaction layer.
+  bool compression = true;
+  int address_cache_entries = 0;
+  int max_messages_per_packet = 0;
+  bool strict_order = false;
+};
+
+// Synthetic transaction traffic (used when traffic.kind = transactions).
+struct TxnWorkload {
+  double load = 0;  // offered payload bytes per port, as a fraction of the link's byte rate
+  std::vector<std::pair<tl::Opcode, double>> mix;  // operation weights
+  std::vector<std::pair<int, double>> sizes;       // transfer sizes in bytes, weights
+  tl::AtomicOp atomic_op = tl::AtomicOp::kAdd;
+  int atomic_bytes = 8;                            // element size of synthetic atomics
+  uint64_t footprint_bytes = 0;                    // addresses used in each target's window
+
+  double mean_bytes() const {
+    double w = 0, s = 0;
+    for (const auto& [b, x] : sizes) {
+      s += b * x;
+      w += x;
+    }
+    return w > 0 ? s / w : 0;
+  }
+};
+
+}  // namespace upswitch::endpoint

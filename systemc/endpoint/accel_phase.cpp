@@ -1,0 +1,121 @@
+// The measurement protocol of a synthetic transaction run (warm-up, measurement window, drain,
+// flush; as for packets, doc/measurement.md), the progress watchdog, and the state a deadlock
+// report shows.
+#include <algorithm>
+
+#include "endpoint/accelerators.h"
+
+namespace upswitch::endpoint {
+
+// Phase changes happen at the start of a cycle, before any work of that cycle.
+void AcceleratorEndpoints::advance_phase(uint64_t t) {
+  if (stop_requested_ && phase_ != Phase::kDone) {
+    result_.interrupted = true;
+    result_.end_cycle = t;
+    if (phase_ == Phase::kMeasure) {  // close the partial window so its throughput stays meaningful
+      result_.window_cycles = t - window_begin_;
+      result_.backlog_bytes_end = backlog_total_;
+      for (int p = 0; p < n_; ++p) result_.ports[p].backlog_bytes_end = ports_[p].backlog_bytes;
+    }
+    phase_ = Phase::kDone;
+    return;
+  }
+  if (phase_ == Phase::kWarmup && t >= window_begin_) {
+    result_.backlog_bytes_start = backlog_total_;
+    phase_ = Phase::kMeasure;
+  }
+  if (phase_ == Phase::kMeasure && t >= window_end_) {
+    result_.window_cycles = window_end_ - window_begin_;
+    result_.backlog_bytes_end = backlog_total_;
+    uint64_t offered = 0;
+    for (int p = 0; p < n_; ++p) {
+      result_.ports[p].backlog_bytes_end = ports_[p].backlog_bytes;
+      offered += result_.ports[p].offered_bytes;
+    }
+    // Saturated: the initiators' unissued backlog grew over the window by more than 2% of what
+    // was offered (and by more than a few transfers per port): the fabric did not keep up.
+    const uint64_t growth =
+        backlog_total_ > result_.backlog_bytes_start ? backlog_total_ - result_.backlog_bytes_start : 0;
+    const double threshold = std::max(0.02 * static_cast<double>(offered), 4.0 * n_ * wl_.mean_bytes());
+    if (static_cast<double>(growth) > threshold) {
+      result_.saturated = true;
+      result_.saturation_reason = "initiator backlog grew by " + std::to_string(growth) +
+                                  " bytes over the window (offered " + std::to_string(offered) + ")";
+    }
+    phase_ = result_.saturated ? Phase::kFlush : Phase::kDrain;
+  }
+  if (phase_ == Phase::kDrain) {
+    if (measured_outstanding_ == 0) {
+      phase_ = Phase::kFlush;
+    } else if (t >= window_end_ + mp_.max_drain_cycles) {
+      result_.saturated = true;
+      result_.saturation_reason =
+          std::to_string(measured_outstanding_) + " measured transfers still incomplete after the drain limit";
+      phase_ = Phase::kFlush;
+    }
+  }
+  if (phase_ == Phase::kFlush) {
+    for (Port& port : ports_) port.next_arrival = UINT64_MAX;
+    if (!mp_.flush || quiescent(t)) {
+      result_.end_cycle = t;
+      phase_ = Phase::kDone;
+    }
+  }
+}
+
+// Nothing left anywhere at the endpoints or on their links once cycle t is over: every transfer
+// complete and every credit on its way home has arrived (DelayLine::empty_after, so the answer
+// does not depend on whether the switch ticks before or after the endpoints).
+bool AcceleratorEndpoints::quiescent(uint64_t t) const {
+  if (transfers_in_flight_ != 0) return false;
+  for (int p = 0; p < n_; ++p) {
+    const Port& port = ports_[p];
+    if (!port.credit_out.empty() || port.rx_held != 0) return false;
+    if (!to_switch_[p]->flits().empty_after(t) || !to_switch_[p]->credits().empty_after(t)) return false;
+    if (!from_switch_[p]->flits().empty_after(t) || !from_switch_[p]->credits().empty_after(t)) return false;
+  }
+  return true;
+}
+
+// Transfers are in flight, yet no request has been executed or answered for watchdog_ cycles.
+void AcceleratorEndpoints::check_progress(uint64_t t) {
+  if (transfers_in_flight_ == 0) {
+    last_progress_ = t;
+    return;
+  }
+  if (t - last_progress_ <= watchdog_) return;
+  throw core::DeadlockError("deadlock: " + std::to_string(transfers_in_flight_) +
+                                " transfers in flight and no request executed or answered for " +
+                                std::to_string(t - last_progress_) + " cycles (cycle " + std::to_string(t) + ")",
+                            dump_state(t));
+}
+
+std::string AcceleratorEndpoints::dump_state(uint64_t t) const {
+  std::string s = "endpoints at cycle " + std::to_string(t) + " (ports with work, first 16):\n";
+  int shown = 0;
+  for (int p = 0; p < n_ && shown < 16; ++p) {
+    const Port& port = ports_[p];
+    bool busy = !port.transfers.empty() || !port.admit.empty() || port.completer_busy > 0 ||
+                port.free_tags.size() != static_cast<size_t>(ap_.max_outstanding);
+    for (const TxLane& l : port.tx) busy = busy || !l.queue.empty() || l.bundle != tl::kNoMessage;
+    if (!busy) continue;
+    ++shown;
+    s += "  endpoint " + std::to_string(p) + ": transfers waiting " + std::to_string(port.transfers.size()) +
+         ", tags in use " + std::to_string(ap_.max_outstanding - static_cast<int>(port.free_tags.size())) +
+         ", packets waiting for the completer " + std::to_string(port.admit.size()) + ", completer busy " +
+         std::to_string(port.completer_busy) + ", rx slots held " + std::to_string(port.rx_held) + "\n";
+    for (int l = 0; l < 2 * v_; ++l) {
+      const TxLane& L = port.tx[static_cast<size_t>(l)];
+      if (L.queue.empty() && L.bundle == tl::kNoMessage) continue;
+      s += "    tx lane " + std::to_string(l) + (l < v_ ? " (request)" : " (response)") + ": " +
+           std::to_string(L.queue.size()) + " messages queued";
+      if (L.bundle != tl::kNoMessage)
+        s += ", packet " + std::to_string(L.sent) + "/" + std::to_string(bundles_[L.bundle].flits) + " flits sent";
+      s += ", credits " + std::to_string(port.credits.reserved(l)) + " + shared " +
+           std::to_string(port.credits.shared_for(l)) + "\n";
+    }
+  }
+  return s;
+}
+
+}  // namespace upswitch::endpoint

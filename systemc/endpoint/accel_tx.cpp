@@ -1,0 +1,140 @@
+// The transaction layer's transmitter at an accelerator: packs queued messages into packets of
+// TL flits (tl/packet_format.h) and sends at most one flit per cycle, subject to credits and the
+// link's pacing (doc/transactions.md "Transmitter").
+#include <algorithm>
+
+#include "endpoint/accelerators.h"
+
+namespace upswitch::endpoint {
+namespace {
+
+// Where a message goes: a request to its completer, a response back to its initiator.
+uint16_t destination(const tl::Message& m) { return m.response ? m.src : m.dst; }
+
+}  // namespace
+
+uint32_t AcceleratorEndpoints::new_bundle() {
+  if (free_bundles_.empty()) {
+    bundles_.emplace_back();
+    return static_cast<uint32_t>(bundles_.size() - 1);
+  }
+  const uint32_t h = free_bundles_.back();
+  free_bundles_.pop_back();
+  bundles_[h] = Bundle{};
+  return h;
+}
+
+// Packs messages from the head of a lane's queue into one packet: messages to the same
+// destination, in queue order, while their headers fit one control half-flit (8 sectors) and the
+// count stays within tl.max_messages_per_packet. A request packet also stays within the
+// receiver's reserved buffer of one lane, because the receiver holds all of its slots until the
+// completer admits it.
+bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
+  Port& port = ports_[p];
+  TxLane& L = port.tx[static_cast<size_t>(lane)];
+  if (L.queue.empty()) return false;
+  const bool request = lane < v_;
+  const int max_msgs = std::min(ap_.max_messages_per_packet, tl::kMaxMessagesPerPacket);
+  const uint16_t dst = destination(msgs_[L.queue.front()]);
+  const uint32_t bh = new_bundle();
+  Bundle& b = bundles_[bh];
+  int sectors = 0, halves = 0;
+  while (!L.queue.empty() && b.count < max_msgs) {
+    const tl::Message& m = msgs_[L.queue.front()];
+    if (destination(m) != dst) break;
+    const int hs = tl::header_sectors(m);
+    const int dh = tl::data_halves(m);
+    if (sectors + hs > tl::kSectorsPerControl) break;
+    if (request && b.count > 0 && tl::packet_flits(halves + dh) > rx_lane_flits_) break;
+    b.msg[b.count++] = L.queue.pop();
+    sectors += hs;
+    halves += dh;
+  }
+  b.lane = static_cast<uint8_t>(lane);
+  b.flits = static_cast<uint16_t>(tl::packet_flits(halves));
+  b.packet_id = (static_cast<uint64_t>(p) << 40) | port.packet_seq++;
+  b.created = t;
+  L.bundle = bh;
+  L.sent = 0;
+  return true;
+}
+
+// One flit per cycle: the packet in progress continues while its lane has credit; when it is
+// blocked, another lane's packet may go instead (a partly sent one first); a packet starts only
+// when its lane has credits for all of it (or for as much as the lane can ever hold), so packets
+// are sent whole, back to back, whenever they can be.
+void AcceleratorEndpoints::transmit(int p, uint64_t t) {
+  Port& port = ports_[p];
+  core::LinkPacer& pacer = to_switch_[p]->pacer();
+  if (!pacer.ready(t)) return;
+  if (port.last_lane >= 0 && port.credits.can_take(port.last_lane)) {
+    send_flit(p, port.last_lane, t);
+    return;
+  }
+  const int lanes = 2 * v_;
+  for (int k = 0; k < lanes; ++k) {  // a blocked packet that can go on
+    const int l = (port.lane_ptr + k) % lanes;
+    const TxLane& L = port.tx[static_cast<size_t>(l)];
+    if (L.bundle != tl::kNoMessage && L.sent > 0 && port.credits.can_take(l)) {
+      port.lane_ptr = (l + 1) % lanes;
+      send_flit(p, l, t);
+      return;
+    }
+  }
+  for (int k = 0; k < lanes; ++k) {  // a new packet
+    const int l = (port.lane_ptr + k) % lanes;
+    TxLane& L = port.tx[static_cast<size_t>(l)];
+    if (L.bundle == tl::kNoMessage && !form_bundle(p, l, t)) continue;
+    if (L.sent > 0) continue;
+    const int need = std::min<int>(bundles_[L.bundle].flits, lane_capacity_[l < v_ ? 0 : 1]);
+    const auto have = static_cast<int>(port.credits.reserved(l) + port.credits.shared_for(l));
+    if (have < need) continue;
+    port.lane_ptr = (l + 1) % lanes;
+    send_flit(p, l, t);
+    return;
+  }
+}
+
+void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
+  Port& port = ports_[p];
+  TxLane& L = port.tx[static_cast<size_t>(lane)];
+  const uint32_t bh = L.bundle;
+  const Bundle& b = bundles_[bh];
+  const tl::Message& first = msgs_[b.msg[0]];
+  core::Flit f;
+  f.packet_id = b.packet_id;
+  f.created = b.created;
+  if (L.sent == 0) L.injected = t;
+  f.injected = L.injected;
+  f.dst = destination(first);
+  f.payload = bh;
+  f.src = static_cast<uint16_t>(p);
+  f.size = b.flits;
+  f.vc = static_cast<uint8_t>(lane);
+  f.flags = static_cast<uint8_t>((L.sent == 0 ? core::Flit::kHead : 0) | (L.sent + 1 == b.flits ? core::Flit::kTail : 0));
+  f.set_shared_credit(port.credits.take(lane));
+  to_switch_[p]->pacer().take(t);
+  to_switch_[p]->send_flit(t, f);
+  ++result_.flits_sent;
+  const int cls = lane < v_ ? 0 : 1;
+  if (in_window(t)) {
+    ++result_.window_flits[static_cast<size_t>(cls)];
+    if (L.sent == 0) {
+      ++result_.window_packets[static_cast<size_t>(cls)];
+      result_.window_messages[static_cast<size_t>(cls)] += b.count;
+      for (int k = 0; k < b.count; ++k) {
+        const tl::Message& m = msgs_[b.msg[k]];
+        if (tl::data_halves(m) > 0) result_.window_payload[static_cast<size_t>(cls)] += m.len;
+      }
+    }
+  }
+  if (++L.sent == b.flits) {
+    L.bundle = tl::kNoMessage;
+    L.sent = 0;
+    port.last_lane = -1;
+  } else {
+    port.last_lane = lane;
+  }
+}
+
+}  // namespace upswitch::endpoint

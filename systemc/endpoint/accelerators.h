@@ -1,0 +1,185 @@
+// The accelerator endpoints: one per switch port, each with an initiator (transfers split into
+// tagged requests, an outstanding-tag limit, an issue rate), a completer with real memory behind
+// a latency and a bandwidth, and a transaction-layer transmitter that packs messages into TL
+// flits (tl/packet_format.h). Requests travel on the request class's lanes and responses on the
+// response class's lanes, each with its own credits, so responses never wait behind requests.
+// Plain C++, driven one cycle at a time like the switch; cycle rules in doc/transactions.md.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/credit_pool.h"
+#include "core/deadlock_error.h"
+#include "core/link.h"
+#include "endpoint/accel_params.h"
+#include "endpoint/handle_ring.h"
+#include "endpoint/transfer.h"
+#include "endpoint/txn_result.h"
+#include "tl/address_cache.h"
+#include "tl/address_map.h"
+#include "tl/message.h"
+#include "tl/packet_format.h"
+#include "tl/sparse_memory.h"
+#include "traffic/destinations.h"
+#include "traffic/rng.h"
+#include "traffic/traffic_params.h"
+
+namespace upswitch::endpoint {
+
+// A broken protocol invariant (a response nobody asked for, a flit out of its packet): a model
+// bug, never a user error.
+class TxnIntegrityError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// Lanes of the fabric: `vcs` per message class, requests first. Buffer depths as the sources see
+// the switch input buffer.
+struct LaneLayout {
+  int vcs = 1;
+  int reserved = 0;  // credits per lane
+  int shared = 0;    // shared credits, split evenly between the two classes
+  int rx_lane_flits = 0;  // the receivers' reserved buffer per lane: caps a request packet
+};
+
+// What a scoreboard may watch (tests): each request as the completer executes it, and each
+// response as its initiator receives it.
+class TxnObserver {
+ public:
+  virtual ~TxnObserver() = default;
+  virtual void executed(int completer, const tl::Message& request, const uint8_t* memory_before) = 0;
+  virtual void answered(int initiator, const tl::Message& response) = 0;
+};
+
+class AcceleratorEndpoints {
+ public:
+  enum class Phase { kWarmup, kMeasure, kDrain, kFlush, kDone, kExternal };
+
+  // With a workload: synthetic transfers under the open-loop measurement protocol. Without
+  // (`workload` null): transfers come only from submit() and the run never ends by itself.
+  AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, int ports, std::vector<int> route,
+                       const TxnWorkload* workload, const traffic::TrafficParams& pattern,
+                       const traffic::MeasureParams& measure, double link_bytes_per_cycle, uint64_t watchdog_cycles);
+
+  void connect(int port, core::Link* to_switch, core::Link* from_switch);
+  void tick(uint64_t t);
+  uint64_t next_activity(uint64_t t) const;
+  bool done() const { return phase_ == Phase::kDone; }
+  void request_stop() { stop_requested_ = true; }
+
+  // Queues a transfer at initiator `port`, created at cycle `t` (>= the last ticked cycle).
+  void submit(int port, const TransferRequest& r, uint64_t t);
+  // Transfers submitted and not yet completed.
+  uint64_t transfers_in_flight() const { return transfers_in_flight_; }
+  void set_observer(TxnObserver* o) { observer_ = o; }
+
+  const tl::AddressMap& address_map() const { return map_; }
+  tl::SparseMemory& memory(int port) { return ports_[port].memory; }
+  const TxnResult& result() const { return result_; }
+  const core::CreditPool& source_credits(int port) const { return ports_[port].credits; }
+  // Flits received on `port` whose credit has not been sent back yet (receive-buffer occupancy).
+  uint64_t rx_held(int port) const { return ports_[port].rx_held; }
+  uint64_t flits_waiting() const;  // flits of packets formed but not yet sent
+  uint64_t tags_in_use() const;    // requests issued and not yet answered, all initiators
+  size_t messages_in_use() const { return msgs_.in_use(); }
+  int ports() const { return n_; }
+  int lanes() const { return 2 * v_; }
+  std::string dump_state(uint64_t t) const;
+
+ private:
+  struct Bundle {
+    uint32_t msg[tl::kMaxMessagesPerPacket];
+    uint8_t count = 0;
+    uint8_t lane = 0;     // lane at the sender
+    uint8_t rx_lane = 0;  // lane it arrived on at the receiver
+    uint16_t flits = 0;
+    uint16_t received = 0;
+    uint64_t shared_mask = 0;  // bit k: flit k took a shared credit
+    uint64_t packet_id = 0;
+    uint64_t created = 0;
+  };
+  struct TxLane {
+    Ring<uint32_t> queue;       // messages waiting to be packed
+    uint32_t bundle = tl::kNoMessage;  // packet formed (and possibly partly sent)
+    int sent = 0;
+    uint64_t injected = 0;
+  };
+  struct Port {
+    traffic::Rng rng;
+    uint64_t next_arrival = UINT64_MAX;
+    Ring<uint32_t> transfers;  // submitted, not yet fully issued
+    uint64_t next_issue = 0;
+    std::vector<uint16_t> free_tags;
+    std::vector<uint32_t> tag_msg;  // tag -> request message in flight
+    tl::AddressCache cache;
+    core::CreditPool credits;
+    std::vector<TxLane> tx;
+    int last_lane = -1, lane_ptr = 0;
+    uint64_t packet_seq = 0;
+    std::vector<uint64_t> rx_packet;  // per lane: packet in progress, UINT64_MAX = none
+    Ring<uint32_t> admit;             // request bundles waiting for the completer
+    Ring<core::Credit> credit_out;    // credits to send back, one per cycle
+    uint64_t rx_held = 0;
+    tl::SparseMemory memory;
+    uint64_t mem_free_at = 0;
+    int completer_busy = 0;
+    Ring<std::pair<uint64_t, uint32_t>> pipeline;  // (ready cycle, response message)
+    uint64_t backlog_bytes = 0;
+  };
+
+  // accel_initiator.cpp
+  void generate(int p, uint64_t t);
+  void issue(int p, uint64_t t);
+  void fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len);
+  void complete_request(int p, uint32_t h, uint64_t t);
+  void finish_transfer(uint32_t tr, uint64_t t);
+  // accel_completer.cpp
+  void receive(int p, const core::Flit& f, uint64_t t);
+  void admit(int p, uint64_t t);
+  void execute(int p, uint32_t h, uint64_t t);
+  // accel_tx.cpp
+  void transmit(int p, uint64_t t);
+  bool form_bundle(int p, int lane, uint64_t t);
+  void send_flit(int p, int lane, uint64_t t);
+  // accel_phase.cpp
+  void advance_phase(uint64_t t);
+  void check_progress(uint64_t t);
+  bool quiescent(uint64_t t) const;
+  uint32_t new_bundle();
+
+  bool in_window(uint64_t t) const { return t >= window_begin_ && t < window_end_; }
+  int lane_of(int cls, int vc) const { return cls * v_ + vc; }
+
+  AccelParams ap_;
+  int n_, v_;
+  std::vector<int> route_;
+  tl::AddressMap map_;
+  bool synthetic_;
+  TxnWorkload wl_;
+  traffic::Destinations dests_;
+  traffic::MeasureParams mp_;
+  double arrival_prob_ = 0, log_q_ = 0;
+  uint64_t arrival_threshold_ = 0;  // arrival_prob_ * 2^64 when draws use integer trials
+  int lane_capacity_[2] = {0, 0};   // credits a lane of each class can ever hold
+  int rx_lane_flits_ = 0;
+  uint64_t watchdog_ = 0, last_progress_ = 0;
+  std::vector<Port> ports_;
+  std::vector<core::Link*> to_switch_, from_switch_;
+  tl::MessagePool msgs_;
+  std::deque<Bundle> bundles_;
+  std::vector<uint32_t> free_bundles_;
+  std::deque<Transfer> transfers_;
+  std::vector<uint32_t> free_transfers_;
+  uint64_t transfers_in_flight_ = 0, measured_outstanding_ = 0, backlog_total_ = 0;
+  uint64_t window_begin_ = 0, window_end_ = 0;
+  Phase phase_;
+  bool stop_requested_ = false;
+  TxnObserver* observer_ = nullptr;
+  TxnResult result_;
+};
+
+}  // namespace upswitch::endpoint

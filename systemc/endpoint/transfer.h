@@ -1,0 +1,49 @@
+// A transfer: one operation as its user asked for it (a put, a get, a fetch-add), which the
+// initiator splits into requests of at most 256 B that never cross a 256 B boundary. A transfer
+// completes when every request has been answered; its status is the first non-OKAY one.
+#pragma once
+
+#include <cstdint>
+
+#include "tl/message.h"
+
+namespace upswitch::endpoint {
+
+// Told when a transfer completes (TLM adapter, tests). `cookie` is the client's own value.
+class TransferClient {
+ public:
+  virtual ~TransferClient() = default;
+  virtual void transfer_done(uint64_t cookie, tl::Status status, uint64_t cycle) = 0;
+};
+
+struct TransferRequest {
+  tl::Opcode op = tl::Opcode::kRead;
+  tl::AtomicOp aop = tl::AtomicOp::kAdd;
+  uint8_t elem_bytes = 8;
+  uint64_t addr = 0;
+  uint64_t bytes = 0;
+  // Write data / atomic operands (bytes long); null = a generated pattern (synthetic traffic).
+  const uint8_t* data = nullptr;
+  // Where read data / old values go (bytes long); null = dropped.
+  uint8_t* result = nullptr;
+  // Per-byte enables, repeated every `byte_enable_len` bytes (TLM semantics); null = all.
+  const uint8_t* byte_enable = nullptr;
+  uint32_t byte_enable_len = 0;
+  const uint8_t* compare = nullptr;  // CAS compare values (bytes long)
+  TransferClient* client = nullptr;
+  uint64_t cookie = 0;
+};
+
+struct Transfer {
+  TransferRequest req;
+  uint64_t created = 0;      // cycle the transfer was submitted
+  uint64_t first_issue = 0;  // cycle its first request took a tag
+  uint64_t issued_bytes = 0;
+  uint32_t outstanding = 0;  // requests issued and not yet answered
+  tl::Status status = tl::Status::kOkay;
+  bool all_issued = false;
+  bool measured = false;
+  int port = 0;
+};
+
+}  // namespace upswitch::endpoint

@@ -1,0 +1,77 @@
+// One request or response message of the transaction layer, with its real bytes. Messages live
+// in a MessagePool (a slab reused through a free list) and travel as 32-bit handles, so moving a
+// transaction through the fabric allocates nothing once the pool has grown to the number of
+// messages in flight.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <deque>
+#include <vector>
+
+#include "tl/ops.h"
+
+namespace upswitch::tl {
+
+constexpr int kMaxRequestBytes = 256;  // UALink: at most four 64 B beats per request
+constexpr uint32_t kNoMessage = UINT32_MAX;
+
+struct Message {
+  Opcode op = Opcode::kRead;
+  AtomicOp aop = AtomicOp::kAdd;
+  uint8_t elem_bytes = 8;  // atomics: 4 or 8
+  Status status = Status::kOkay;
+  bool response = false;
+  bool compressed = false;  // header sent in the compressed format (facts §1.6)
+  uint8_t vc = 0;           // VC within its message class (the request's VC; the response keeps it)
+  uint16_t src = 0;         // initiator endpoint id
+  uint16_t dst = 0;         // completer endpoint id
+  uint16_t tag = 0;         // initiator's tag
+  uint16_t len = 0;         // bytes, 4 .. 256, a multiple of 4
+  uint64_t addr = 0;
+  uint64_t issued = 0;      // cycle the request was issued (took its tag)
+  uint64_t executed = 0;    // cycle the completer executed it (scoreboards)
+  uint32_t transfer = 0;    // the initiator's transfer (a transfer may span several requests)
+  std::array<uint64_t, 4> byte_enable{};   // Write: bit b of the 256-bit mask = byte addr+b
+  std::array<uint8_t, kMaxRequestBytes> data{};  // write data, atomic operands, read data, old values
+  std::array<uint8_t, 32> compare{};       // CAS: the compare values (one per element)
+
+  bool byte_enabled(int b) const { return (byte_enable[b >> 6] >> (b & 63)) & 1; }
+  void enable_all() {
+    byte_enable.fill(0);
+    for (int b = 0; b < len; ++b) byte_enable[b >> 6] |= uint64_t{1} << (b & 63);
+  }
+};
+
+class MessagePool {
+ public:
+  uint32_t acquire() {
+    if (free_.empty()) {
+      slab_.emplace_back();
+      ++in_use_;
+      return static_cast<uint32_t>(slab_.size() - 1);
+    }
+    const uint32_t h = free_.back();
+    free_.pop_back();
+    slab_[h] = Message{};
+    ++in_use_;
+    return h;
+  }
+  void release(uint32_t h) {
+    if (h >= slab_.size()) throw std::logic_error("MessagePool: bad handle");
+    free_.push_back(h);
+    --in_use_;
+  }
+  Message& operator[](uint32_t h) { return slab_[h]; }
+  const Message& operator[](uint32_t h) const { return slab_[h]; }
+  size_t in_use() const { return in_use_; }
+  size_t capacity() const { return slab_.size(); }
+
+ private:
+  std::deque<Message> slab_;  // a deque: growing never moves a message
+  std::vector<uint32_t> free_;
+  size_t in_use_ = 0;
+};
+
+}  // namespace upswitch::tl

@@ -1,0 +1,52 @@
+#include "tl/request_rules.h"
+
+namespace upswitch::tl {
+namespace {
+
+bool enables_outside(const Message& m) {
+  for (int b = m.len; b < kMaxRequestBytes; ++b)
+    if (m.byte_enabled(b)) return true;
+  return false;
+}
+
+Status check_atomic(const Message& m) {
+  const int e = m.elem_bytes;
+  if (e != 4 && e != 8) return Status::kUnsupported;
+  if (m.addr % static_cast<uint64_t>(e)) return Status::kMisaligned;
+  if (m.len % e) return Status::kBadLength;
+  // Operands fit one 64 B beat; a two-operand atomic updates at most a 32 B-aligned region.
+  const uint64_t region = m.aop == AtomicOp::kCas ? 32 : 64;
+  if (m.addr % region + m.len > region) return Status::kBadLength;
+  if (enables_outside(m)) return Status::kBadByteEnable;
+  for (int k = 0; k < m.len; k += e) {  // whole elements only
+    int on = 0;
+    for (int b = 0; b < e; ++b) on += m.byte_enabled(k + b);
+    if (on != 0 && on != e) return Status::kBadByteEnable;
+  }
+  return Status::kOkay;
+}
+
+}  // namespace
+
+Status check_request(const Message& m) {
+  if (m.len < 4 || m.len > kMaxRequestBytes || m.len % 4) return Status::kBadLength;
+  if (m.addr % 4) return Status::kMisaligned;
+  if (m.addr % kMaxRequestBytes + m.len > kMaxRequestBytes) return Status::kBadLength;
+  switch (m.op) {
+    case Opcode::kRead:
+      return Status::kOkay;
+    case Opcode::kWrite:
+      return enables_outside(m) ? Status::kBadByteEnable : Status::kOkay;
+    case Opcode::kWriteFull:
+      if (m.addr % 64 || m.len % 64 || enables_outside(m)) return Status::kBadByteEnable;
+      for (int b = 0; b < m.len; ++b)
+        if (!m.byte_enabled(b)) return Status::kBadByteEnable;
+      return Status::kOkay;
+    case Opcode::kAtomicR:
+    case Opcode::kAtomicNR:
+      return check_atomic(m);
+  }
+  return Status::kBadLength;
+}
+
+}  // namespace upswitch::tl

@@ -1,0 +1,148 @@
+#include "top/txn_fabric.h"
+
+#include <algorithm>
+
+#include "top/conservation.h"
+
+namespace upswitch::top {
+
+endpoint::LaneLayout txn_lanes(const config::Config& cfg) {
+  endpoint::LaneLayout l;
+  l.vcs = cfg.sw.vcs;
+  l.reserved = cfg.sw.vc_buffer_flits;
+  l.shared = cfg.sw.shared_buffer_flits;
+  l.rx_lane_flits = cfg.endpoint_rx.vc_flits;
+  return l;
+}
+
+TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
+  if (cfg_.sw.classes != 2 || cfg_.sw.queueing == core::Queueing::kFifo)
+    throw std::logic_error("TxnFabric: the configuration must be validated with traffic.kind = transactions");
+  const int n = cfg_.sw.ports;
+  const auto lat = static_cast<uint32_t>(cfg_.link_latency_cycles);
+  const auto cred = static_cast<uint32_t>(cfg_.credit_delay_cycles);
+  const double rate = cfg_.link_flits_per_cycle();
+  for (int p = 0; p < n; ++p) {
+    up_.push_back(std::make_unique<core::Link>(lat, cred, rate));
+    down_.push_back(std::make_unique<core::Link>(lat, cred, rate));
+  }
+  switch_ = std::make_unique<core::SwitchCore>(cfg_.sw, cfg_.endpoint_rx);
+  std::vector<int> route(n);
+  for (int d = 0; d < n; ++d) route[d] = switch_->output_port(static_cast<uint32_t>(d));
+  endpoints_ = std::make_unique<endpoint::AcceleratorEndpoints>(
+      cfg_.accel, txn_lanes(cfg_), n, route, synthetic ? &cfg_.txn : nullptr, cfg_.traffic, cfg_.measure,
+      cfg_.flit_bytes * rate, cfg_.sw.watchdog_cycles);
+  for (int p = 0; p < n; ++p) {
+    switch_->connect(p, up_[p].get(), down_[p].get());
+    endpoints_->connect(p, up_[p].get(), down_[p].get());
+  }
+}
+
+void TxnFabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
+  const uint64_t check = cfg_.check_interval_cycles;
+  uint64_t next_check = now_ + check;
+  while (true) {
+    switch_->tick(now_);
+    endpoints_->tick(now_);
+    if (endpoints_->done()) break;
+    if (check && now_ >= next_check) {
+      require_txn_conservation(*this);
+      next_check = now_ + check;
+    }
+    if (on_cycle) on_cycle(now_);
+    now_ = std::min(switch_->next_activity(now_), endpoints_->next_activity(now_));
+  }
+  ++now_;
+}
+
+bool TxnFabric::run_until_idle(uint64_t max_cycles) {
+  const uint64_t limit = max_cycles > UINT64_MAX - now_ ? UINT64_MAX : now_ + max_cycles;
+  const uint64_t check = cfg_.check_interval_cycles;
+  uint64_t next_check = now_ + check;
+  while (now_ < limit) {
+    switch_->tick(now_);
+    endpoints_->tick(now_);
+    if (check && now_ >= next_check) {
+      require_txn_conservation(*this);
+      next_check = now_ + check;
+    }
+    const uint64_t next = std::min(switch_->next_activity(now_), endpoints_->next_activity(now_));
+    if (next == UINT64_MAX) {
+      ++now_;
+      return true;
+    }
+    now_ = next;
+  }
+  return false;
+}
+
+namespace {
+
+std::string link_msg(const char* side, int port, uint64_t have, uint64_t capacity, const char* what) {
+  return std::string(side) + " link of port " + std::to_string(port) + ": " + what + " " + std::to_string(have) +
+         " != buffer size " + std::to_string(capacity);
+}
+
+}  // namespace
+
+std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
+  std::vector<std::string> bad;
+  const config::Config& cfg = f.config();
+  const endpoint::AcceleratorEndpoints& e = f.endpoints();
+  const int n = cfg.sw.ports;
+  const auto in_capacity = static_cast<uint64_t>(cfg.sw.buffer_flits());
+  const uint64_t out_capacity = static_cast<uint64_t>(cfg.sw.lanes()) * cfg.endpoint_rx.vc_flits +
+                                static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
+  uint64_t in_links = 0;
+  for (int p = 0; p < n; ++p) {
+    const core::Link& up = f.uplink(p);
+    const core::Link& down = f.downlink(p);
+    const uint64_t a = e.source_credits(p).total() + up.credits().count() + up.flits().count() +
+                       static_cast<uint64_t>(f.sw().occupancy(p));
+    if (a != in_capacity) bad.push_back(link_msg("input", p, a, in_capacity, "credits + in flight + occupancy"));
+    const uint64_t b = f.sw().output_credits(p).total() + down.credits().count() + down.flits().count() +
+                       f.sw().egress_flits(p) + e.rx_held(p);
+    if (b != out_capacity)
+      bad.push_back(link_msg("output", p, b, out_capacity, "credits + in flight + pipeline + endpoint receive buffer"));
+    in_links += up.flits().count() + down.flits().count();
+  }
+  const endpoint::TxnResult& r = e.result();
+  const uint64_t accounted = r.flits_received + in_links + f.sw().flits_inside();
+  if (accounted != r.flits_sent)
+    bad.push_back("flits: sent " + std::to_string(r.flits_sent) + " != received + in flight " + std::to_string(accounted));
+  if (r.requests_issued != r.requests_answered + e.tags_in_use())
+    bad.push_back("requests: issued " + std::to_string(r.requests_issued) + " != answered " +
+                  std::to_string(r.requests_answered) + " + outstanding " + std::to_string(e.tags_in_use()));
+  if (e.messages_in_use() != e.tags_in_use())
+    bad.push_back("messages: " + std::to_string(e.messages_in_use()) + " alive for " + std::to_string(e.tags_in_use()) +
+                  " outstanding requests");
+  return bad;
+}
+
+std::vector<std::string> check_txn_drained(const TxnFabric& f) {
+  std::vector<std::string> bad = check_txn_conservation(f);
+  const endpoint::AcceleratorEndpoints& e = f.endpoints();
+  for (int p = 0; p < f.config().sw.ports; ++p) {
+    const core::CreditPool& s = e.source_credits(p);
+    if (s.total() != s.capacity())
+      bad.push_back("endpoint " + std::to_string(p) + ": " + std::to_string(s.total()) + " of " +
+                    std::to_string(s.capacity()) + " credits home");
+    const core::CreditPool& o = f.sw().output_credits(p);
+    if (o.total() != o.capacity())
+      bad.push_back("switch output " + std::to_string(p) + ": " + std::to_string(o.total()) + " of " +
+                    std::to_string(o.capacity()) + " credits home");
+  }
+  if (e.transfers_in_flight() != 0) bad.push_back(std::to_string(e.transfers_in_flight()) + " transfers still in flight");
+  if (e.tags_in_use() != 0) bad.push_back(std::to_string(e.tags_in_use()) + " requests still unanswered");
+  return bad;
+}
+
+void require_txn_conservation(const TxnFabric& f) {
+  const std::vector<std::string> bad = check_txn_conservation(f);
+  if (bad.empty()) return;
+  std::string msg = "conservation violated: " + bad[0];
+  if (bad.size() > 1) msg += " (and " + std::to_string(bad.size() - 1) + " more)";
+  throw ConservationError(msg);
+}
+
+}  // namespace upswitch::top

@@ -1,0 +1,63 @@
+// One switch carrying transactions: the switch core with two message classes (requests and
+// responses, each with `switch.vcs` lanes), one accelerator endpoint per port, and the 2N links,
+// built from a resolved Config with traffic.kind = transactions. Run by the plain C++ driver
+// below (tests, the p2p table) or by the SystemC modules in systemc/sc/ (`upswitch run`, the
+// TLM-2.0 sockets); both give identical results.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "core/link.h"
+#include "core/switch_core.h"
+#include "endpoint/accelerators.h"
+
+namespace upswitch::top {
+
+class TxnFabric {
+ public:
+  // `synthetic`: the endpoints generate cfg.txn's workload under the measurement protocol and the
+  // run ends by itself; otherwise transfers come only from endpoints().submit() (TLM, tests).
+  TxnFabric(const config::Config& cfg, bool synthetic);
+
+  const config::Config& config() const { return cfg_; }
+  core::SwitchCore& sw() { return *switch_; }
+  const core::SwitchCore& sw() const { return *switch_; }
+  endpoint::AcceleratorEndpoints& endpoints() { return *endpoints_; }
+  const endpoint::AcceleratorEndpoints& endpoints() const { return *endpoints_; }
+  core::Link& uplink(int port) { return *up_[port]; }      // endpoint -> switch
+  core::Link& downlink(int port) { return *down_[port]; }  // switch -> endpoint
+  const core::Link& uplink(int port) const { return *up_[port]; }
+  const core::Link& downlink(int port) const { return *down_[port]; }
+
+  // Synthetic runs: to completion, skipping idle cycles; `on_cycle` after every simulated cycle.
+  void run_plain(const std::function<void(uint64_t)>& on_cycle = {});
+  // External transfers: simulates from the next unsimulated cycle until every submitted transfer
+  // has completed (or `max_cycles` more cycles passed: returns false). Returns true when idle.
+  bool run_until_idle(uint64_t max_cycles = UINT64_MAX);
+  // The next cycle the plain driver will simulate (submit() transfers at this cycle or later).
+  uint64_t now() const { return now_; }
+
+ private:
+  config::Config cfg_;
+  std::vector<std::unique_ptr<core::Link>> up_, down_;
+  std::unique_ptr<core::SwitchCore> switch_;
+  std::unique_ptr<endpoint::AcceleratorEndpoints> endpoints_;
+  uint64_t now_ = 0;
+};
+
+// The lane layout the endpoints' transmitters see for this configuration.
+endpoint::LaneLayout txn_lanes(const config::Config& cfg);
+
+// Invariants over a transaction fabric (as top/conservation.h for packets): credits on every
+// link, no flit lost or duplicated, every request answered exactly once.
+std::vector<std::string> check_txn_conservation(const TxnFabric& f);
+// Additionally: everything home and no transaction in flight (after a flush or run_until_idle).
+std::vector<std::string> check_txn_drained(const TxnFabric& f);
+void require_txn_conservation(const TxnFabric& f);
+
+}  // namespace upswitch::top

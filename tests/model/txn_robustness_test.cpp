@@ -1,0 +1,118 @@
+// Transactions under stress and misuse: no deadlock when every endpoint saturates every other
+// with reads and writes through the smallest buffers (responses have their own credit class),
+// and every malformed or unserviceable request answered with its error status, never a crash.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "txn_support.h"
+
+namespace upswitch::testing {
+namespace {
+
+using endpoint::TransferRequest;
+using tl::Opcode;
+using tl::Status;
+
+void saturate(const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::vector<std::pair<std::string, std::string>> sets = {{"txn.load", "1.0"},
+                                                           {"switch.vc_buffer_flits", "1"},
+                                                           {"switch.shared_buffer_flits", "0"},
+                                                           {"endpoint.rx_vc_flits", "5"},
+                                                           {"endpoint.rx_shared_flits", "0"},
+                                                           {"accel.completer_queue", "1"},
+                                                           {"sim.warmup_cycles", "1000"},
+                                                           {"sim.measure_cycles", "4000"},
+                                                           {"sim.watchdog_cycles", "20000"},
+                                                           {"sim.check_interval_cycles", "1000"}};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  auto f = std::make_unique<top::TxnFabric>(make_txn_config(sets), true);
+  f->run_plain();  // a deadlock throws core::DeadlockError
+  const auto& r = f->endpoints().result();
+  EXPECT_TRUE(r.saturated);
+  EXPECT_GT(r.transfers_completed, 0u);
+  EXPECT_EQ(r.transfers_created, r.transfers_completed);
+  for (const std::string& s : top::check_txn_drained(*f)) ADD_FAILURE() << s;
+}
+
+TEST(TxnDeadlock, AllEndpointsSaturatingEachOtherWithReadsNeverDeadlock) {
+  saturate({{"txn.mix", "read:1"}, {"txn.sizes", "256:1"}});
+}
+
+TEST(TxnDeadlock, ReadsWritesAndAtomicsFromAll72EndpointsNeverDeadlock) {
+  saturate({{"txn.mix", "read:2,write:2,atomic_r:1"}, {"txn.sizes", "64:1,256:2,1024:1"}});
+}
+
+TEST(TxnDeadlock, OneVcAndStrictOrderNeverDeadlock) {
+  saturate({{"switch.ports", "16"}, {"switch.vcs", "1"}, {"tl.strict_order", "true"}, {"txn.mix", "read:1,writefull:1"}});
+}
+
+struct Outcome {
+  Status status;
+  uint64_t cycle;
+};
+
+class Recorder : public endpoint::TransferClient {
+ public:
+  void transfer_done(uint64_t cookie, Status s, uint64_t cycle) override { got[cookie] = {s, cycle}; }
+  std::map<uint64_t, Outcome> got;
+};
+
+TEST(TxnErrors, EveryBadRequestGetsItsStatusAndTheRunGoesOn) {
+  auto f = std::make_unique<top::TxnFabric>(make_txn_config({{"switch.ports", "8"},
+                                                             {"accel.memory_bytes", "65536"},
+                                                             {"txn.footprint_bytes", "4096"},
+                                                             {"accel.atomic_ops", "add,cas"}}),
+                                            false);
+  const auto& map = f->endpoints().address_map();
+  Recorder rec;
+  static uint8_t buf[512];
+  static const uint8_t half_enabled[2] = {0xff, 0};
+  struct Bad {
+    Opcode op;
+    uint64_t addr, bytes;
+    tl::AtomicOp aop;
+    const uint8_t* enables;
+    uint32_t enables_len;
+    Status want;
+  };
+  const Bad bad[] = {
+      {Opcode::kRead, map.window_base(8), 64, tl::AtomicOp::kAdd, nullptr, 0, Status::kDecodeError},       // no window
+      {Opcode::kRead, map.window_base(3) + 65536, 64, tl::AtomicOp::kAdd, nullptr, 0, Status::kDecodeError},  // no memory
+      {Opcode::kAtomicR, map.window_base(3), 8, tl::AtomicOp::kFAdd, nullptr, 0, Status::kUnsupported},
+      {Opcode::kRead, map.window_base(3) + 2, 8, tl::AtomicOp::kAdd, nullptr, 0, Status::kMisaligned},
+      {Opcode::kAtomicR, map.window_base(3) + 56, 16, tl::AtomicOp::kAdd, nullptr, 0, Status::kBadLength},
+      {Opcode::kAtomicR, map.window_base(3) + 4, 8, tl::AtomicOp::kAdd, nullptr, 0, Status::kMisaligned},
+      {Opcode::kWriteFull, map.window_base(3), 32, tl::AtomicOp::kAdd, nullptr, 0, Status::kBadByteEnable},
+      {Opcode::kWriteFull, map.window_base(3), 64, tl::AtomicOp::kAdd, half_enabled, 2, Status::kBadByteEnable},
+      {Opcode::kRead, map.window_base(3), 0, tl::AtomicOp::kAdd, nullptr, 0, Status::kBadLength},
+      {Opcode::kRead, map.window_base(3) + 128, 256, tl::AtomicOp::kAdd, nullptr, 0, Status::kOkay},  // split, fine
+  };
+  uint64_t k = 0;
+  for (const Bad& b : bad) {
+    TransferRequest r;
+    r.op = b.op;
+    r.aop = b.aop;
+    r.elem_bytes = 8;
+    r.addr = b.addr;
+    r.bytes = b.bytes;
+    r.data = buf;
+    r.result = buf;
+    r.byte_enable = b.enables;
+    r.byte_enable_len = b.enables_len;
+    r.client = &rec;
+    r.cookie = k++;
+    f->endpoints().submit(1, r, f->now());
+  }
+  ASSERT_TRUE(f->run_until_idle(1'000'000));
+  for (uint64_t i = 0; i < k; ++i) {
+    ASSERT_TRUE(rec.got.count(i)) << "transfer " << i << " never completed";
+    EXPECT_EQ(rec.got[i].status, bad[i].want) << "transfer " << i << ": " << tl::status_name(rec.got[i].status);
+  }
+  for (const std::string& s : top::check_txn_drained(*f)) ADD_FAILURE() << s;
+  // Format errors and the no-window decode error never enter the fabric.
+  EXPECT_EQ(f->endpoints().result().requests_rejected, 7u);
+}
+
+}  // namespace
+}  // namespace upswitch::testing
