@@ -13,6 +13,7 @@
 
 #include "app/progress.h"
 #include "app/resolve_config.h"
+#include "app/txn_run.h"
 #include "config/param_table.h"
 #include "core/switch_core.h"
 #include "sc/sc_run.h"
@@ -96,10 +97,12 @@ int run_command(const RunOptions& opt) {
     }
   }
 
+  std::signal(SIGINT, on_sigint);
+  if (cfg.kind == config::Config::TrafficKind::kTransactions) return run_transactions(opt, cfg, g_stop);
+
   top::Fabric fabric(cfg);
   Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
   auto on_cycle = [&](uint64_t t) { progress.update(t); };
-  std::signal(SIGINT, on_sigint);
   const auto t0 = std::chrono::steady_clock::now();
   int status = 0;
   try {

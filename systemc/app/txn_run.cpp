@@ -1,0 +1,111 @@
+#include "app/txn_run.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/core.h>
+
+#include "app/progress.h"
+#include "core/deadlock_error.h"
+#include "sc/txn_sc_run.h"
+#include "top/txn_fabric.h"
+#include "top/txn_report.h"
+#include "revision.h"
+#include "version.h"
+
+namespace upswitch::app {
+namespace {
+
+std::string num_or_dash(const nlohmann::json& v, const char* fmtspec) {
+  return v.is_null() ? "-" : fmt::format(fmt::runtime(fmtspec), v.get<double>());
+}
+
+void print_txn_summary(const nlohmann::json& s, const top::TxnFabric& f) {
+  const config::Config& c = f.config();
+  fmt::print("upswitch {}: preset {}, {} ports, {} VCs per class, transactions {} at load {:.3f}, seed {}\n",
+             UPSWITCH_VERSION, s["preset"].get<std::string>(), c.sw.ports, c.sw.vcs, c.txn_mix_text, c.txn.load,
+             c.measure.seed);
+  const auto& th = s["throughput"];
+  fmt::print("  throughput       offered {:.1f}  completed {:.1f} GB/s per port payload (link {:.1f} GB/s)\n",
+             th["offered_gbytes_per_s_per_port"].get<double>(), th["completed_gbytes_per_s_per_port"].get<double>(),
+             th["link_gbytes_per_s"].get<double>());
+  for (const auto& [name, op] : s["ops"].items()) {
+    const auto& l = op["latency"];
+    fmt::print("  {:<16} {} transfers, latency mean {} p99 {} cycles ({} ns mean)\n", name,
+               op["completed"].get<uint64_t>(), num_or_dash(l["mean"], "{:.1f}"), num_or_dash(l["p99"], "{:.0f}"),
+               num_or_dash(l["mean_ns"], "{:.1f}"));
+  }
+  for (const auto& [name, k] : s["link"].items())
+    fmt::print("  link {:<11} {:.3f} flits/port/cycle, {:.2f} messages per packet, efficiency {:.3f}\n", name,
+               k["flits_per_port_per_cycle"].get<double>(), k["messages_per_packet"].get<double>(),
+               k["efficiency"].get<double>());
+  fmt::print("  saturated        {}{}\n", s["saturated"].get<bool>() ? "YES: " : "no",
+             s["saturation_reason"].get<std::string>());
+  fmt::print("  conservation     {} ({})\n", s["conservation"]["ok"].get<bool>() ? "ok" : "VIOLATED",
+             s["conservation"]["checked"].get<std::string>());
+  const auto& sim = s["sim"];
+  fmt::print("  simulated        {} cycles ({:.2f} us) in {:.2f} s = {:.0f} cycles/s, {:.0f} transfers/s ({} kernel)\n",
+             sim["cycles"].get<uint64_t>(), sim["simulated_ns"].get<double>() / 1000.0, sim["wall_seconds"].get<double>(),
+             sim["cycles_per_second"].get<double>(), sim["transfers_per_second"].get<double>(),
+             sim["kernel"].get<std::string>());
+}
+
+}  // namespace
+
+int run_transactions(const RunOptions& opt, const config::Config& cfg, const std::atomic<bool>& stop) {
+  top::TxnFabric fabric(cfg, /*synthetic=*/true);
+  Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
+  auto on_cycle = [&](uint64_t t) { progress.update(t); };
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    if (opt.kernel == "plain") {
+      fabric.run_plain([&](uint64_t t) {
+        if (stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
+        on_cycle(t);
+      });
+    } else {
+      sc::run_systemc(fabric, &stop, on_cycle);
+    }
+  } catch (const core::DeadlockError& e) {
+    progress.finish();
+    std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
+    if (!opt.out_dir.empty())
+      top::write_file_atomic((std::filesystem::path(opt.out_dir) / "deadlock.txt").string(),
+                             std::string(e.what()) + "\n" + e.state());
+    return 3;
+  } catch (const std::logic_error& e) {
+    progress.finish();
+    std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
+    return 4;
+  }
+  progress.finish();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const endpoint::TxnResult& r = fabric.endpoints().result();
+  const std::vector<std::string> violations =
+      cfg.measure.flush && !r.interrupted ? top::check_txn_drained(fabric) : top::check_txn_conservation(fabric);
+  nlohmann::json summary = top::build_txn_summary(fabric, top::RunTiming{wall, opt.kernel}, violations);
+  summary["upswitch_revision"] = UPSWITCH_REVISION;
+  if (!opt.quiet) print_txn_summary(summary, fabric);
+  if (!opt.out_dir.empty()) {
+    namespace fs = std::filesystem;
+    top::write_file_atomic((fs::path(opt.out_dir) / "ports.csv").string(), top::txn_ports_csv(fabric));
+    top::write_file_atomic((fs::path(opt.out_dir) / "latency_hist.csv").string(), top::txn_latency_histogram_csv(fabric));
+    top::write_file_atomic((fs::path(opt.out_dir) / "summary.json").string(), summary.dump(2) + "\n");
+  }
+  int status = 0;
+  if (!violations.empty()) {
+    std::cerr << "upswitch: error: conservation violated: " << violations[0] << "\n";
+    status = 4;
+  }
+  if (r.interrupted) {
+    std::cerr << "upswitch: interrupted at cycle " << r.end_cycle << "; partial results "
+              << (opt.out_dir.empty() ? "printed" : "written") << "\n";
+    status = status ? status : 130;
+  }
+  return status;
+}
+
+}  // namespace upswitch::app

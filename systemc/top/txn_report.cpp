@@ -1,0 +1,165 @@
+#include "top/txn_report.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "config/param_table.h"
+#include "stats/registry.h"
+#include "top/txn_fabric.h"
+#include "version.h"
+
+namespace upswitch::top {
+namespace {
+
+nlohmann::json latency_json(const stats::Histogram& h, bool valid, double ns_per_cycle) {
+  if (!valid || h.count() == 0)
+    return {{"mean", nullptr}, {"p50", nullptr}, {"p99", nullptr}, {"p999", nullptr}, {"max", nullptr},
+            {"count", h.count()}, {"mean_ns", nullptr}, {"p99_ns", nullptr}};
+  nlohmann::json j = stats::summarize(h);
+  j["min"] = h.min();
+  j["mean_ns"] = h.mean() * ns_per_cycle;
+  j["p99_ns"] = static_cast<double>(h.percentile(0.99)) * ns_per_cycle;
+  return j;
+}
+
+const char* const kClassNames[2] = {"requests", "responses"};
+
+}  // namespace
+
+nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, const std::vector<std::string>& violations) {
+  const config::Config& c = f.config();
+  const endpoint::TxnResult& r = f.endpoints().result();
+  const core::SwitchStats& s = f.sw().stats();
+  const int n = c.sw.ports;
+  const double ns_per_cycle = 1.0 / c.clock_ghz;
+  const double window = static_cast<double>(r.window_cycles ? r.window_cycles : 1);
+  const double port_cycles = window * n;
+  const double gbytes = c.clock_ghz;  // bytes per cycle -> GB/s
+  const double link_bytes_per_cycle = c.flit_bytes * c.link_flits_per_cycle();
+  const bool latency_valid = !r.saturated && !r.interrupted;
+
+  uint64_t offered = 0, completed = 0, served = 0;
+  for (const endpoint::TxnPortResult& p : r.ports) {
+    offered += p.offered_bytes;
+    completed += p.completed_bytes;
+    served += p.served_bytes;
+  }
+  uint64_t occ = 0, xbar = 0, stalls = 0, peak = 0;
+  for (int p = 0; p < n; ++p) {
+    occ += s.occupancy_flit_cycles[p];
+    xbar += s.xbar_flits[p];
+    stalls += s.credit_stall_cycles[p];
+    peak = std::max(peak, s.peak_occupancy[p]);
+  }
+
+  stats::Registry reg;
+  reg.counter("switch.grants", &s.grants, "flits", "flits through the crossbar, whole run");
+  reg.per_port("switch.xbar_flits", &s.xbar_flits, "flits", "per output, measurement window");
+  reg.per_port("switch.credit_stall_cycles", &s.credit_stall_cycles, "cycles",
+               "per output: a flit waited for it and it had no downstream credit (window)");
+  reg.per_port("switch.peak_occupancy", &s.peak_occupancy, "flits", "per input buffer, whole run");
+  reg.counter("accel.transfers_created", &r.transfers_created, "transfers", "whole run");
+  reg.counter("accel.transfers_completed", &r.transfers_completed, "transfers", "whole run");
+  reg.counter("accel.requests_issued", &r.requests_issued, "requests", "whole run");
+  reg.counter("accel.requests_answered", &r.requests_answered, "requests", "whole run");
+  reg.counter("accel.requests_rejected", &r.requests_rejected, "requests", "answered by the initiator (format, no window)");
+  reg.counter("accel.flits_sent", &r.flits_sent, "flits", "whole run, both classes");
+
+  nlohmann::json ops = nlohmann::json::object();
+  for (int o = 0; o < tl::kOpcodes; ++o) {
+    const endpoint::OpResult& op = r.ops[static_cast<size_t>(o)];
+    if (op.completed == 0) continue;
+    ops[tl::opcode_name(static_cast<tl::Opcode>(o))] = {
+        {"completed", op.completed},
+        {"bytes", op.bytes},
+        {"gbytes_per_s_per_port", static_cast<double>(op.bytes) / port_cycles * gbytes},
+        {"latency", latency_json(op.latency, latency_valid, ns_per_cycle)},
+        {"network_latency", latency_json(op.network_latency, latency_valid, ns_per_cycle)}};
+  }
+  nlohmann::json statuses = nlohmann::json::object();
+  for (int k = 0; k < tl::kStatuses; ++k) statuses[tl::status_name(static_cast<tl::Status>(k))] = r.statuses[static_cast<size_t>(k)];
+  nlohmann::json link = nlohmann::json::object();
+  for (int k = 0; k < 2; ++k) {
+    const double flits = static_cast<double>(r.window_flits[static_cast<size_t>(k)]);
+    const double packets = static_cast<double>(r.window_packets[static_cast<size_t>(k)]);
+    link[kClassNames[k]] = {{"flits", r.window_flits[static_cast<size_t>(k)]},
+                            {"packets", r.window_packets[static_cast<size_t>(k)]},
+                            {"messages", r.window_messages[static_cast<size_t>(k)]},
+                            {"payload_bytes", r.window_payload[static_cast<size_t>(k)]},
+                            {"messages_per_packet", packets > 0 ? static_cast<double>(r.window_messages[static_cast<size_t>(k)]) / packets : 0.0},
+                            {"efficiency", flits > 0 ? static_cast<double>(r.window_payload[static_cast<size_t>(k)]) / (flits * c.flit_bytes) : 0.0},
+                            {"flits_per_port_per_cycle", flits / port_cycles}};
+  }
+
+  nlohmann::json j;
+  j["upswitch_version"] = UPSWITCH_VERSION;
+  j["config"] = config::config_to_json(c);
+  j["preset"] = c.preset.empty() ? "ualink-x4" : c.preset;
+  j["seed"] = c.measure.seed;
+  j["traffic_kind"] = "transactions";
+  j["throughput"] = {
+      {"offered_gbytes_per_s_per_port", static_cast<double>(offered) / port_cycles * gbytes},
+      {"completed_gbytes_per_s_per_port", static_cast<double>(completed) / port_cycles * gbytes},
+      {"served_gbytes_per_s_per_port", static_cast<double>(served) / port_cycles * gbytes},
+      {"offered_load", static_cast<double>(offered) / port_cycles / link_bytes_per_cycle},
+      {"completed_load", static_cast<double>(completed) / port_cycles / link_bytes_per_cycle},
+      {"link_gbytes_per_s", link_bytes_per_cycle * gbytes},
+      {"unit", "payload bytes over the measurement window; *_load as a fraction of the link's byte rate"}};
+  j["ops"] = ops;
+  j["statuses"] = statuses;
+  j["link"] = link;
+  j["saturated"] = r.saturated;
+  j["saturation_reason"] = r.saturation_reason;
+  j["switch"] = {{"mean_buffer_occupancy_flits", static_cast<double>(occ) / port_cycles},
+                 {"peak_buffer_occupancy_flits", peak},
+                 {"xbar_utilisation", static_cast<double>(xbar) / port_cycles},
+                 {"credit_stall_cycles", stalls}};
+  j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
+                       {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
+  j["sim"] = {{"cycles", r.end_cycle},
+              {"simulated_ns", static_cast<double>(r.end_cycle) * ns_per_cycle},
+              {"window_cycles", r.window_cycles},
+              {"interrupted", r.interrupted},
+              {"kernel", timing.kernel},
+              {"wall_seconds", timing.wall_seconds},
+              {"cycles_per_second", timing.wall_seconds > 0 ? static_cast<double>(r.end_cycle) / timing.wall_seconds : 0.0},
+              {"transfers_per_second",
+               timing.wall_seconds > 0 ? static_cast<double>(r.transfers_completed) / timing.wall_seconds : 0.0}};
+  j["stats"] = reg.dump();
+  return j;
+}
+
+std::string txn_ports_csv(const TxnFabric& f) {
+  const config::Config& c = f.config();
+  const endpoint::TxnResult& r = f.endpoints().result();
+  const double w = static_cast<double>(r.window_cycles ? r.window_cycles : 1);
+  std::ostringstream o;
+  o.precision(6);
+  o << "port,offered_gbytes_per_s,completed_gbytes_per_s,served_gbytes_per_s,backlog_bytes_end\n";
+  for (int p = 0; p < c.sw.ports; ++p) {
+    const endpoint::TxnPortResult& pr = r.ports[p];
+    o << p << ',' << pr.offered_bytes / w * c.clock_ghz << ',' << pr.completed_bytes / w * c.clock_ghz << ','
+      << pr.served_bytes / w * c.clock_ghz << ',' << pr.backlog_bytes_end << '\n';
+  }
+  return o.str();
+}
+
+std::string txn_latency_histogram_csv(const TxnFabric& f) {
+  const endpoint::TxnResult& r = f.endpoints().result();
+  std::ostringstream o;
+  o << "op,latency_cycles,count,network_count\n";
+  for (int op = 0; op < tl::kOpcodes; ++op) {
+    const endpoint::OpResult& res = r.ops[static_cast<size_t>(op)];
+    auto a = res.latency.buckets(), b = res.network_latency.buckets();
+    size_t i = 0, k = 0;
+    while (i < a.size() || k < b.size()) {
+      const uint64_t va = i < a.size() ? a[i].first : UINT64_MAX, vb = k < b.size() ? b[k].first : UINT64_MAX;
+      const uint64_t v = std::min(va, vb);
+      o << tl::opcode_name(static_cast<tl::Opcode>(op)) << ',' << v << ',' << (va == v ? a[i++].second : 0) << ','
+        << (vb == v ? b[k++].second : 0) << '\n';
+    }
+  }
+  return o.str();
+}
+
+}  // namespace upswitch::top
