@@ -98,8 +98,12 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {
       case tl::Opcode::kWrite:
       case tl::Opcode::kWriteFull: {
         uint8_t* mem = port.memory.bytes(off);
-        for (int b = 0; b < m.len; ++b)
-          if (m.byte_enabled(b)) mem[b] = m.data[static_cast<size_t>(b)];
+        if (m.all_enabled()) {
+          std::memcpy(mem, m.data.data(), m.len);
+        } else {
+          for (int b = 0; b < m.len; ++b)
+            if (m.byte_enabled(b)) mem[b] = m.data[static_cast<size_t>(b)];
+        }
         break;
       }
       case tl::Opcode::kAtomicR:

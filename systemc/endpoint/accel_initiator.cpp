@@ -9,12 +9,15 @@
 namespace upswitch::endpoint {
 namespace {
 
-// The data a synthetic write or atomic carries: a pattern of the source, address and byte, so a
-// scoreboard can tell any two writes apart.
-uint8_t pattern_byte(int src, uint64_t addr, uint64_t serial) {
-  uint64_t x = (addr * 0x9e3779b97f4a7c15ULL) ^ (static_cast<uint64_t>(src) << 48) ^ (serial * 0xbf58476d1ce4e5b9ULL);
-  x ^= x >> 29;
-  return static_cast<uint8_t>(x);
+// The data a synthetic write or atomic carries: a pattern of the source, issue cycle and address
+// (8 bytes per mixing step), so a scoreboard can tell any two writes apart.
+void fill_pattern(uint8_t* out, int len, int src, uint64_t addr, uint64_t serial) {
+  const uint64_t seed = (static_cast<uint64_t>(src) << 48) ^ (serial * 0xbf58476d1ce4e5b9ULL);
+  for (int b = 0; b < len; b += 8) {
+    uint64_t x = ((addr + static_cast<uint64_t>(b)) * 0x9e3779b97f4a7c15ULL) ^ seed;
+    x ^= x >> 29;
+    std::memcpy(out + b, &x, static_cast<size_t>(std::min(8, len - b)));
+  }
 }
 
 // Uniform in [0, n) for any 64-bit n.
@@ -117,6 +120,7 @@ void AcceleratorEndpoints::issue(int p, uint64_t t) {
   m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : (addr >> 8) % static_cast<uint64_t>(v_));
   m.compressed = ap_.compression && tl::compressible(m) && port.cache.access(addr);
   port.tx[static_cast<size_t>(lane_of(0, m.vc))].queue.push(h);
+  ++port.tx_work;
 }
 
 // The request's bytes: enables, write data or atomic operands, CAS compare values.
@@ -134,7 +138,7 @@ void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint
   if (r.data) {
     std::memcpy(m.data.data(), r.data + offset, static_cast<size_t>(len));
   } else {
-    for (int b = 0; b < len; ++b) m.data[static_cast<size_t>(b)] = pattern_byte(m.src, m.addr + static_cast<uint64_t>(b), m.issued);
+    fill_pattern(m.data.data(), len, m.src, m.addr, m.issued);
   }
   if (tl::is_atomic(m.op) && m.aop == tl::AtomicOp::kCas && r.compare)
     std::memcpy(m.compare.data(), r.compare + offset, static_cast<size_t>(std::min(len, 32)));

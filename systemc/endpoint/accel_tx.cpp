@@ -65,6 +65,7 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
 // are sent whole, back to back, whenever they can be.
 void AcceleratorEndpoints::transmit(int p, uint64_t t) {
   Port& port = ports_[p];
+  if (port.tx_work == 0) return;
   core::LinkPacer& pacer = to_switch_[p]->pacer();
   if (!pacer.ready(t)) return;
   if (port.last_lane >= 0 && port.credits.can_take(port.last_lane)) {
@@ -129,6 +130,7 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
     }
   }
   if (++L.sent == b.flits) {
+    port.tx_work -= b.count;
     L.bundle = tl::kNoMessage;
     L.sent = 0;
     port.last_lane = -1;

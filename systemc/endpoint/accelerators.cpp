@@ -102,6 +102,7 @@ void AcceleratorEndpoints::tick(uint64_t t) {
       const uint32_t h = port.pipeline.pop().second;
       --port.completer_busy;
       port.tx[static_cast<size_t>(lane_of(1, msgs_[h].vc))].queue.push(h);
+      ++port.tx_work;
     }
     if (port.next_arrival == t) generate(p, t);
     if (!port.transfers.empty()) issue(p, t);
@@ -120,9 +121,7 @@ uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
   uint64_t next = UINT64_MAX;
   for (int p = 0; p < n_ && next > t + 1; ++p) {
     const Port& port = ports_[p];
-    if (!port.transfers.empty() || !port.credit_out.empty() || !port.admit.empty()) return t + 1;
-    for (const TxLane& l : port.tx)
-      if (!l.queue.empty() || l.bundle != tl::kNoMessage) return t + 1;
+    if (!port.transfers.empty() || !port.credit_out.empty() || !port.admit.empty() || port.tx_work) return t + 1;
     if (!port.pipeline.empty()) next = std::min(next, port.pipeline.front().first);
     next = std::min(next, port.next_arrival);
     next = std::min(next, to_switch_[p]->credits().next_due());

@@ -119,6 +119,7 @@ class AcceleratorEndpoints {
     core::CreditPool credits;
     std::vector<TxLane> tx;
     int last_lane = -1, lane_ptr = 0;
+    uint32_t tx_work = 0;  // messages queued or in packets not yet fully sent (0: nothing to send)
     uint64_t packet_seq = 0;
     std::vector<uint64_t> rx_packet;  // per lane: packet in progress, UINT64_MAX = none
     Ring<uint32_t> admit;             // request bundles waiting for the completer

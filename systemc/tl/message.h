@@ -38,6 +38,17 @@ struct Message {
   std::array<uint8_t, 32> compare{};       // CAS: the compare values (one per element)
 
   bool byte_enabled(int b) const { return (byte_enable[b >> 6] >> (b & 63)) & 1; }
+  // Whether bytes [0, len) are all enabled.
+  bool all_enabled() const {
+    for (int w = 0; w < 4; ++w) {
+      const int lo = 64 * w;
+      if (lo >= len) break;
+      const int n = len - lo < 64 ? len - lo : 64;
+      const uint64_t want = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+      if ((byte_enable[static_cast<size_t>(w)] & want) != want) return false;
+    }
+    return true;
+  }
   void enable_all() {
     byte_enable.fill(0);
     for (int b = 0; b < len; ++b) byte_enable[b >> 6] |= uint64_t{1} << (b & 63);
