@@ -3,7 +3,12 @@
 writes JSON (and a Markdown table with --markdown) of simulated cycles per second, flits
 delivered per second and peak resident memory of each run (from wait4, per process).
 
-Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json] [--set scaling|load|all]
+The `transactions` set runs a 72-endpoint all-to-all of 256 B reads and writes at half the link
+rate (traffic.kind = transactions) and a packet run at the same flit load, so the cost of the
+transaction layer (messages, memory, tags) shows beside the bare switch.
+
+Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json]
+                        [--set standard|scaling|load|transactions|all]
 """
 import argparse
 import json
@@ -41,6 +46,49 @@ def load():
     return [(f"ualink-x4-load{r}", [f"traffic.rate={r}"]) for r in (0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)]
 
 
+def run_process(binary, name, sets, cycles, kernel):
+    """Runs one `upswitch run`; returns (summary, process wall seconds, peak RSS MiB)."""
+    with tempfile.TemporaryDirectory() as out:
+        args = [binary, "run", "--quiet", "--out", out, "--kernel", kernel,
+                "--set", f"sim.warmup_cycles={cycles // 4}", "--set", f"sim.measure_cycles={cycles}"]
+        for s in sets:
+            args += ["--set", s]
+        t0 = time.monotonic()
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - t0
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"bench: {name} failed: {err.strip()}")
+        return json.load(open(os.path.join(out, "summary.json"))), wall, usage.ru_maxrss / 1024.0
+
+
+TXN_A2A = ["traffic.kind=transactions", "txn.mix=read:1,write:1", "txn.sizes=256:1", "txn.load=0.5"]
+
+
+def run_transactions(binary, cycles, kernel):
+    """The transaction scenario and a packet run at the same flits per port per cycle."""
+    s, wall, rss = run_process(binary, "txn-a2a-256B-rw-0.5", TXN_A2A, cycles, kernel)
+    sim_wall = s["sim"]["wall_seconds"]
+    link = s["link"]
+    flit_load = link["requests"]["flits_per_port_per_cycle"] + link["responses"]["flits_per_port_per_cycle"]
+    txn = {
+        "scenario": "txn-a2a-256B-rw-0.5", "kernel": kernel, "overrides": TXN_A2A,
+        "ports": s["config"]["switch"]["ports"], "rate": round(flit_load, 4),
+        "simulated_cycles": s["sim"]["cycles"], "sim_wall_seconds": sim_wall, "process_wall_seconds": wall,
+        "cycles_per_second": s["sim"]["cycles_per_second"],
+        "simulated_ns_per_second": s["sim"]["simulated_ns"] / sim_wall if sim_wall > 0 else None,
+        "transfers_per_second": s["sim"]["transfers_per_second"],
+        "flits_delivered_per_second": s["stats"]["accel.flits_sent"]["value"] / sim_wall if sim_wall > 0 else None,
+        "peak_rss_mib": rss, "accepted": s["throughput"]["completed_load"], "saturated": s["saturated"],
+    }
+    # Same flit load as packets: 5-flit packets (a 256 B message's packet) at the measured rate.
+    same = run_one(binary, "packets-same-flit-load", [f"traffic.rate={flit_load:.4f}", "traffic.packet_flits=5"],
+                   cycles, kernel)
+    return [txn, same]
+
+
 def run_one(binary, name, sets, cycles, kernel):
     with tempfile.TemporaryDirectory() as out:
         args = [binary, "run", "--quiet", "--out", out, "--kernel", kernel,
@@ -73,7 +121,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/upswitch")
     ap.add_argument("--out", default="results/bench.json")
-    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "all"])
+    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "all"])
     ap.add_argument("--cycles", type=int, default=40000, help="measurement window per run")
     ap.add_argument("--kernel", default="systemc", choices=["systemc", "plain"])
     ap.add_argument("--markdown", action="store_true", help="also print a Markdown table")
@@ -89,6 +137,9 @@ def main():
     for i, (name, sets) in enumerate(todo):
         print(f"[bench] {i + 1}/{len(todo)} {name}", file=sys.stderr)
         rows.append(run_one(a.bin, name, sets, a.cycles, a.kernel))
+    if a.which in ("transactions", "all"):
+        print("[bench] transactions", file=sys.stderr)
+        rows += run_transactions(a.bin, a.cycles, a.kernel)
     version = subprocess.run([a.bin, "--version"], capture_output=True, text=True).stdout.strip()
     result = {"upswitch": version, "cpu": os.uname().machine, "nproc": os.cpu_count(), "runs": rows}
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
@@ -97,11 +148,13 @@ def main():
         json.dump(result, f, indent=2)
     os.replace(tmp, a.out)
     if a.markdown:
-        print("| scenario | ports | load | accepted | cycles/s | flits/s | peak RSS MiB |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print("| scenario | ports | load | accepted | cycles/s | flits/s | transfers/s | peak RSS MiB |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for r in rows:
+            tps = f"{r['transfers_per_second']:,.0f}" if "transfers_per_second" in r else "-"
             print(f"| {r['scenario']} | {r['ports']} | {r['rate']} | {r['accepted']:.3f} | "
-                  f"{r['cycles_per_second']:,.0f} | {r['flits_delivered_per_second']:,.0f} | {r['peak_rss_mib']:.1f} |")
+                  f"{r['cycles_per_second']:,.0f} | {r['flits_delivered_per_second']:,.0f} | {tps} | "
+                  f"{r['peak_rss_mib']:.1f} |")
     print(f"bench: wrote {a.out}", file=sys.stderr)
 
 
