@@ -111,6 +111,38 @@ TEST(Cli, SystemcAndPlainKernelsAgree) {
   EXPECT_EQ(sa.dump(), sb.dump());
 }
 
+TEST(Cli, TransactionRunWritesItsOutputsAndIsDeterministic) {
+  const fs::path a = scratch("txn_a"), b = scratch("txn_b");
+  const std::string args =
+      "run --preset tiny --set traffic.kind=transactions --set txn.mix=read:2,write:1,atomic_r:1 "
+      "--set txn.sizes=64:1,1024:1 --set sim.check_interval_cycles=500 --out ";
+  const Result r = run(args + a.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("efficiency"), std::string::npos);
+  ASSERT_EQ(run(args + b.string() + " --kernel plain --quiet").status, 0);
+  const nlohmann::json s = nlohmann::json::parse(slurp(a / "summary.json"));
+  for (const char* ptr : {"/throughput/offered_gbytes_per_s_per_port", "/throughput/completed_gbytes_per_s_per_port",
+                          "/ops/read/latency/mean", "/ops/write/latency/p99", "/ops/atomic_r/latency/mean_ns",
+                          "/link/requests/efficiency", "/link/responses/messages_per_packet", "/statuses/okay",
+                          "/sim/transfers_per_second"})
+    EXPECT_TRUE(s.contains(nlohmann::json::json_pointer(ptr))) << ptr;
+  EXPECT_EQ(s["traffic_kind"], "transactions");
+  EXPECT_TRUE(s["conservation"]["ok"].get<bool>());
+  EXPECT_FALSE(s["saturated"].get<bool>());
+  EXPECT_EQ(s["statuses"]["decode_error"], 0);
+  // Completed payload matches offered payload when the fabric keeps up (within 3%).
+  const double off = s["throughput"]["offered_gbytes_per_s_per_port"], done = s["throughput"]["completed_gbytes_per_s_per_port"];
+  EXPECT_NEAR(done / off, 1.0, 0.03);
+  auto sa = without_wall_clock(s), sb = without_wall_clock(nlohmann::json::parse(slurp(b / "summary.json")));
+  for (auto* j : {&sa, &sb}) {
+    (*j)["sim"].erase("kernel");
+    (*j)["sim"].erase("transfers_per_second");
+  }
+  EXPECT_EQ(sa.dump(), sb.dump());
+  EXPECT_EQ(slurp(a / "ports.csv"), slurp(b / "ports.csv"));
+  EXPECT_EQ(slurp(a / "latency_hist.csv"), slurp(b / "latency_hist.csv"));
+}
+
 struct BadInput {
   const char* args;
   const char* must_mention;
@@ -140,6 +172,12 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"run --kernel fast", "--kernel 'fast'"},
       {"run --set switch.ports=8 --set traffic.hotspot_ports=8", "traffic.hotspot_ports contains 8"},
       {out_is_file.c_str(), "--out"},
+      {"run --set traffic.kind=transactions --set switch.queueing=fifo", "switch.queueing = fifo"},
+      {"run --set traffic.kind=transactions --set txn.mix=read:1,fetch:1", "txn.mix"},
+      {"run --set traffic.kind=transactions --set txn.sizes=100:1 --set txn.mix=writefull:1", "writefull"},
+      {"run --set traffic.kind=transactions --set txn.sizes=4:1 --set txn.load=1", "txn.load"},
+      {"run --set traffic.kind=transactions --set endpoint.rx_vc_flits=4", "endpoint.rx_vc_flits"},
+      {"run --set accel.atomic_ops=add,mul", "accel.atomic_ops"},
       {"", "required"},
   };
   for (const BadInput& b : cases) {
