@@ -146,6 +146,15 @@ std::vector<ParamSpec> build_table() {
   t.push_back(int_param("switch.shared_buffer_flits", [](Config& c) -> int& { return c.sw.shared_buffer_flits; },
                         384, 0, 1 << 20, "flits",
                         "Input-buffer slots shared by all VCs of a port (pool credits); 512 flits = 32 KB per port in all."));
+  t.push_back(int_param("switch.cmd_vc_credits", [](Config& c) -> int& { return c.sw.cmd_vc_credits; }, 16, 1, 1 << 16,
+                        "headers",
+                        "Transactions: command (message header) slots of each input's TL receiver reserved per lane, "
+                        "the ReqCmd/RspCmd credits of UALink (facts 1.7); a packet takes one per message at its head. "
+                        "Sizes are not public: an estimate."));
+  t.push_back(int_param("switch.cmd_shared_credits", [](Config& c) -> int& { return c.sw.cmd_shared_credits; }, 128, 0,
+                        1 << 16, "headers",
+                        "Transactions: command slots shared by the lanes of an input, split between the request and "
+                        "response classes (pool credits; an estimate)."));
   t.push_back(enum_param("switch.queueing", [](Config& c) -> core::Queueing& { return c.sw.queueing; }, kQueueing,
                          "voq",
                          "Input queueing: fifo (one queue per input: head-of-line blocking), vc (one queue per VC, "
@@ -189,6 +198,14 @@ std::vector<ParamSpec> build_table() {
                         1 << 20, "flits", "Endpoint receive buffer reserved per VC (credits of each switch output)."));
   t.push_back(int_param("endpoint.rx_shared_flits", [](Config& c) -> int& { return c.endpoint_rx.shared_flits; }, 384,
                         0, 1 << 20, "flits", "Endpoint receive buffer shared by all VCs."));
+  t.push_back(int_param("endpoint.rx_cmd_vc_credits", [](Config& c) -> int& { return c.endpoint_rx.cmd_vc; }, 16, 1,
+                        1 << 16, "headers",
+                        "Transactions: command slots of the endpoint's TL receiver per lane (credits of each switch "
+                        "output; an estimate). A request packet holds them until the completer admits it."));
+  t.push_back(int_param("endpoint.rx_cmd_shared_credits", [](Config& c) -> int& { return c.endpoint_rx.cmd_shared; },
+                        128, 0, 1 << 16, "headers",
+                        "Transactions: command slots of the endpoint's receiver shared by its lanes, split between the "
+                        "two classes (an estimate)."));
   // --- traffic
   t.push_back(enum_param("traffic.kind", [](Config& c) -> Config::TrafficKind& { return c.kind; }, kTrafficKinds,
                          "packets",

@@ -50,6 +50,23 @@ class CreditPool {
       ++reserved_[lane];
     }
   }
+  // Several credits at once (transaction-layer command credits: one per message header).
+  uint32_t available(int lane) const { return reserved_[lane] + shared_[pool_of(lane)]; }
+  // Takes n credits, reserved first; returns how many came from the shared pool.
+  uint32_t take_n(int lane, uint32_t n) {
+    if (available(lane) < n) throw std::logic_error("CreditPool: credit underflow");
+    const uint32_t r = n < reserved_[lane] ? n : reserved_[lane];
+    reserved_[lane] -= r;
+    shared_[pool_of(lane)] -= n - r;
+    return n - r;
+  }
+  void give_n(int lane, uint32_t reserved, uint32_t shared) {
+    const int k = pool_of(lane);
+    if (reserved_[lane] + reserved > reserved_max_ || shared_[k] + shared > shared_max_[k])
+      throw std::logic_error("CreditPool: credit overflow");
+    reserved_[lane] += reserved;
+    shared_[k] += shared;
+  }
   uint32_t reserved(int lane) const { return reserved_[lane]; }
   // Shared credits left in the pool that `lane` draws from.
   uint32_t shared_for(int lane) const { return shared_[pool_of(lane)]; }

@@ -23,6 +23,10 @@ struct Flit {
   uint16_t size = 1;       // packet length in flits
   uint8_t vc = 0;          // virtual channel on the current hop
   uint8_t flags = 0;
+  // Transactions: messages in the packet (each takes a command credit at its head on every hop),
+  // and how many of those credits came from the shared pool on the current hop.
+  uint8_t msgs = 0;
+  uint8_t cmd_shared = 0;
 
   bool head() const { return flags & kHead; }
   bool tail() const { return flags & kTail; }
@@ -36,6 +40,10 @@ struct Flit {
 struct Credit {
   uint8_t vc = 0;
   bool shared = false;
+  // Transactions: command credits returned with this flit credit (a packet's, with its tail's
+  // flit credit), and how many of them are shared-pool credits.
+  uint8_t cmds = 0;
+  uint8_t cmd_shared = 0;
 };
 
 }  // namespace upswitch::core

@@ -11,6 +11,24 @@ bool SwitchCore::can_use_output_vc(int input, int output, int vc) const {
   return h < 0 || h == input;
 }
 
+// voq with command credits: an (input, output) request stands only if some VC's front flit there
+// can go, its head having a command credit per message at the receiver behind the output.
+void SwitchCore::filter_cmd_requests(int i, uint64_t* row, uint64_t* stall) {
+  for (int k = 0; k < words_; ++k) {
+    for (uint64_t r = row[k]; r; r &= r - 1) {
+      const int o = (k << 6) + __builtin_ctzll(r);
+      bool ok = false;
+      for (int vc = 0; vc < v_ && !ok; ++vc)
+        ok = test_bit(nonempty_[vc].row(i), o) && can_use_output_vc(i, o, vc) &&
+             head_fits(queues_[i].front(o * v_ + vc), o, vc);
+      if (!ok) {
+        clear_bit(row, o);
+        set_bit(stall, o);
+      }
+    }
+  }
+}
+
 void SwitchCore::build_requests(uint64_t t) {
   const bool transpose = allocator_->needs_by_output();
   for (int i : req_inputs_) req_.clear_row(i);
@@ -38,6 +56,7 @@ void SwitchCore::build_requests(uint64_t t) {
             stall[k] |= ne[k] & ~cred[k];
           }
         }
+        if (cmd_) filter_cmd_requests(i, row, stall);
       } else if (p_.queueing == Queueing::kFifo) {
         const Flit& f = queues_[i].front(0);
         const int o = route_[f.dst];
@@ -54,7 +73,7 @@ void SwitchCore::build_requests(uint64_t t) {
           // A body flit's packet passed its head's ready cycle already, so one compare suffices.
           if (ovc < 0 || t < ivc_ready_[idx]) continue;
           const int o = ivc_out_port_[idx];
-          if (test_bit(credit_bits_[ovc].row(0), o)) {
+          if (test_bit(credit_bits_[ovc].row(0), o) && head_fits(queues_[i].front(vc), o, ovc)) {
             set_bit(row, o);
             eligible |= 1U << vc;
           } else {
@@ -102,7 +121,9 @@ int SwitchCore::pick_vc(int input, int output) const {
   uint32_t candidates = 0;  // VCs of this input with an eligible flit for `output`
   if (p_.queueing == Queueing::kVoq) {
     for (int vc = 0; vc < v_; ++vc)
-      if (test_bit(nonempty_[vc].row(input), output) && can_use_output_vc(input, output, vc)) candidates |= 1U << vc;
+      if (test_bit(nonempty_[vc].row(input), output) && can_use_output_vc(input, output, vc) &&
+          head_fits(queues_[input].front(output * v_ + vc), output, vc))
+        candidates |= 1U << vc;
   } else {
     // Eligibility was settled when the requests were built this cycle.
     for (uint32_t e = ivc_eligible_[input]; e; e &= e - 1) {
@@ -133,13 +154,23 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   --total_queued_;
   --occupancy_[i];
   --total_occupancy_;
+  Credit up{f.vc, f.shared_credit()};
+  if (cmd_ && f.tail()) {  // the packet has left this input: its command slots are free
+    up.cmds = f.msgs;
+    up.cmd_shared = f.cmd_shared;
+  }
   if (drop_credit_[i])
     drop_credit_[i] = 0;
   else
-    in_links_[i]->send_credit(t, Credit{f.vc, f.shared_credit()});
+    in_links_[i]->send_credit(t, up);
 
   const bool shared = out_credit_[o].take(ovc);
   f.set_shared_credit(shared);
+  if (cmd_) {
+    uint8_t& cs = out_cmd_shared_[static_cast<size_t>(o * v_ + ovc)];
+    if (f.head()) cs = static_cast<uint8_t>(out_cmd_[o].take_n(ovc, f.msgs));
+    f.cmd_shared = cs;
+  }
   f.vc = static_cast<uint8_t>(ovc);
   // Only this VC's bit can change, unless the shared pool ran dry (then every VC's can).
   if (shared && out_credit_[o].shared_for(ovc) == 0)

@@ -42,6 +42,14 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
 
   out_credit_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.vc_flits),
                                     static_cast<uint32_t>(downstream.shared_flits), p_.classes));
+  cmd_ = p_.classes > 1;
+  if (cmd_) {
+    out_cmd_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.cmd_vc), static_cast<uint32_t>(downstream.cmd_shared),
+                                   p_.classes));
+    out_cmd_shared_.assign(static_cast<size_t>(n_ * v_), 0);
+  } else {
+    out_cmd_.assign(n_, CreditPool());
+  }
   credit_bits_.assign(v_, BitMatrix(1, n_));
   holder_.assign(n_ * v_, -1);
   held_.assign(v_, BitMatrix(1, n_));
@@ -140,6 +148,7 @@ void SwitchCore::tick(uint64_t t) {
     Credit c;
     if (!out_links_[o]->credits().empty() && out_links_[o]->receive_credit(t, c)) {
       out_credit_[o].give(c.vc, c.shared);
+      if (c.cmds) out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
       // A reserved credit makes only its VC available; a shared one refilling an empty pool may
       // make every VC available.
       if (c.shared && out_credit_[o].shared_for(c.vc) == 1)

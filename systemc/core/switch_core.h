@@ -44,6 +44,9 @@ class SwitchCore {
   uint64_t flits_inside() const { return total_occupancy_ + egress_flits_; }
   uint32_t egress_flits(int output) const { return egress_[output].count(); }
   const CreditPool& output_credits(int output) const { return out_credit_[output]; }
+  // Transactions: command credits for the receiver behind `output` (empty pool otherwise).
+  const CreditPool& output_cmd_credits(int output) const { return out_cmd_[output]; }
+  bool has_cmd_credits() const { return cmd_; }
   std::string dump_state(uint64_t t) const;
 
   // Fault hook for checker tests: the next credit input `port` would return is lost.
@@ -62,6 +65,11 @@ class SwitchCore {
   void update_credit_bits(int output);
   void account_window(uint64_t from, uint64_t to);
   bool can_use_output_vc(int input, int output, int vc) const;
+  // Transactions: a head flit also needs a command credit per message of its packet.
+  bool head_fits(const Flit& f, int output, int vc) const {
+    return !cmd_ || !f.head() || out_cmd_[output].available(vc) >= f.msgs;
+  }
+  void filter_cmd_requests(int input, uint64_t* row, uint64_t* stall);
 
   SwitchParams p_;
   int n_, v_, words_;
@@ -96,6 +104,9 @@ class SwitchCore {
 
   // Output side.
   std::vector<CreditPool> out_credit_;
+  bool cmd_ = false;                     // command credits in use (two message classes)
+  std::vector<CreditPool> out_cmd_;      // per output: command credits of the receiver behind it
+  std::vector<uint8_t> out_cmd_shared_;  // per output VC: shared command credits of its packet
   std::vector<BitMatrix> credit_bits_;  // per VC, one row: outputs with a credit for that VC
   std::vector<int> holder_;             // per output VC (o*V+v): holding input, -1 = free
   std::vector<BitMatrix> held_;         // per VC, one row: output VCs held by some packet

@@ -19,6 +19,10 @@ struct SwitchParams {
   int classes = 1;
   int vc_buffer_flits = 0;      // reserved input-buffer slots per VC
   int shared_buffer_flits = 0;  // shared input-buffer slots per input port
+  // Transactions (classes = 2): command (message header) slots of the input's TL receiver, per
+  // lane and shared per port; a packet takes one per message at its head, on every hop.
+  int cmd_vc_credits = 0;
+  int cmd_shared_credits = 0;
   Queueing queueing = Queueing::kVoq;
   std::string allocator;
   int allocator_iterations = 0;
@@ -42,6 +46,8 @@ struct SwitchParams {
 struct DownstreamBuffer {
   int vc_flits = 0;
   int shared_flits = 0;
+  int cmd_vc = 0;      // transactions: command slots per lane
+  int cmd_shared = 0;  // transactions: shared command slots
 };
 
 }  // namespace upswitch::core

@@ -31,16 +31,24 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
     b.received = 0;
     b.shared_mask = 0;
     b.rx_lane = static_cast<uint8_t>(lane);
+    b.cmd_shared_rx = f.cmd_shared;
   } else if (cur != f.packet_id) {
     fail("body flit of a packet that is not in progress");
   }
-  if (b.packet_id != f.packet_id) fail("flit and packet disagree");
+  if (b.packet_id != f.packet_id || f.msgs != b.count) fail("flit and packet disagree");
   if (f.shared_credit()) b.shared_mask |= uint64_t{1} << b.received;
   if (++b.received > b.flits) fail("more flits than the packet has");
   ++result_.flits_received;
   ++port.rx_held;
   const bool response = lane >= v_;
-  if (response) port.credit_out.push(core::Credit{f.vc, f.shared_credit()});
+  if (response) {  // the tail also frees the packet's command slots
+    core::Credit c{f.vc, f.shared_credit()};
+    if (f.tail()) {
+      c.cmds = b.count;
+      c.cmd_shared = b.cmd_shared_rx;
+    }
+    port.credit_out.push(c);
+  }
   if (!f.tail()) return;
   if (b.received != b.flits) fail("tail flit before all body flits");
   cur = UINT64_MAX;
@@ -64,8 +72,14 @@ void AcceleratorEndpoints::admit(int p, uint64_t t) {
     port.admit.pop();
     for (int k = 0; k < b.count; ++k) execute(p, b.msg[k], t);
     port.completer_busy += b.count;
-    for (int k = 0; k < b.flits; ++k)
-      port.credit_out.push(core::Credit{b.rx_lane, static_cast<bool>((b.shared_mask >> k) & 1)});
+    for (int k = 0; k < b.flits; ++k) {
+      core::Credit c{b.rx_lane, static_cast<bool>((b.shared_mask >> k) & 1)};
+      if (k + 1 == b.flits) {  // the packet's command slots go back with its last flit credit
+        c.cmds = b.count;
+        c.cmd_shared = b.cmd_shared_rx;
+      }
+      port.credit_out.push(c);
+    }
     free_bundles_.push_back(bh);
   }
 }

@@ -34,7 +34,7 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
   TxLane& L = port.tx[static_cast<size_t>(lane)];
   if (L.queue.empty()) return false;
   const bool request = lane < v_;
-  const int max_msgs = std::min(ap_.max_messages_per_packet, tl::kMaxMessagesPerPacket);
+  const int max_msgs = max_packet_msgs_[request ? 0 : 1];
   const uint16_t dst = destination(msgs_[L.queue.front()]);
   const uint32_t bh = new_bundle();
   Bundle& b = bundles_[bh];
@@ -87,9 +87,10 @@ void AcceleratorEndpoints::transmit(int p, uint64_t t) {
     TxLane& L = port.tx[static_cast<size_t>(l)];
     if (L.bundle == tl::kNoMessage && !form_bundle(p, l, t)) continue;
     if (L.sent > 0) continue;
-    const int need = std::min<int>(bundles_[L.bundle].flits, lane_capacity_[l < v_ ? 0 : 1]);
+    const Bundle& b = bundles_[L.bundle];
+    const int need = std::min<int>(b.flits, lane_capacity_[l < v_ ? 0 : 1]);
     const auto have = static_cast<int>(port.credits.reserved(l) + port.credits.shared_for(l));
-    if (have < need) continue;
+    if (have < need || port.cmd.available(l) < b.count) continue;
     port.lane_ptr = (l + 1) % lanes;
     send_flit(p, l, t);
     return;
@@ -100,12 +101,17 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   Port& port = ports_[p];
   TxLane& L = port.tx[static_cast<size_t>(lane)];
   const uint32_t bh = L.bundle;
-  const Bundle& b = bundles_[bh];
+  Bundle& b = bundles_[bh];
   const tl::Message& first = msgs_[b.msg[0]];
   core::Flit f;
   f.packet_id = b.packet_id;
   f.created = b.created;
-  if (L.sent == 0) L.injected = t;
+  if (L.sent == 0) {
+    L.injected = t;
+    b.cmd_shared_tx = static_cast<uint8_t>(port.cmd.take_n(lane, b.count));
+  }
+  f.msgs = b.count;
+  f.cmd_shared = b.cmd_shared_tx;
   f.injected = L.injected;
   f.dst = destination(first);
   f.payload = bh;

@@ -36,6 +36,14 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
   lane_capacity_[0] = lanes.reserved + lanes.shared / 2 + lanes.shared % 2;
   lane_capacity_[1] = lanes.reserved + lanes.shared / 2;
   rx_lane_flits_ = lanes.rx_lane_flits;
+  for (int cls = 0; cls < 2; ++cls) {
+    // A packet's messages must fit the command credits of one lane at the switch input (reserved
+    // + its class's shared pool) and, for requests, the receiver's reserved ones (held there).
+    const int switch_side = lanes.cmd_reserved + lanes.cmd_shared / 2 + (cls == 0 ? lanes.cmd_shared % 2 : 0);
+    const int rx_side = lanes.rx_cmd_lane + (cls == 0 ? 0 : lanes.rx_cmd_shared / 2);
+    const int m = std::min({ap.max_messages_per_packet, tl::kMaxMessagesPerPacket, switch_side, rx_side});
+    max_packet_msgs_[cls] = std::max(1, m);
+  }
   for (int p = 0; p < n_; ++p) {
     Port& port = ports_[p];
     port.rng = traffic::Rng(measure.seed, static_cast<uint64_t>(p) + 1);
@@ -44,6 +52,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     port.tag_msg.assign(static_cast<size_t>(ap.max_outstanding), tl::kNoMessage);
     port.cache = tl::AddressCache(ap.compression ? ap.address_cache_entries : 0);
     port.credits.reset(2 * v_, static_cast<uint32_t>(lanes.reserved), static_cast<uint32_t>(lanes.shared), 2);
+    port.cmd.reset(2 * v_, static_cast<uint32_t>(lanes.cmd_reserved), static_cast<uint32_t>(lanes.cmd_shared), 2);
     port.tx.resize(static_cast<size_t>(2 * v_));
     port.rx_packet.assign(static_cast<size_t>(2 * v_), UINT64_MAX);
     if (synthetic_ && arrival_prob_ > 0 && dests_.sends(p)) port.next_arrival = 0;
@@ -94,7 +103,10 @@ void AcceleratorEndpoints::tick(uint64_t t) {
   for (int p = 0; p < n_; ++p) {
     Port& port = ports_[p];
     core::Credit c;
-    if (!to_switch_[p]->credits().empty() && to_switch_[p]->receive_credit(t, c)) port.credits.give(c.vc, c.shared);
+    if (!to_switch_[p]->credits().empty() && to_switch_[p]->receive_credit(t, c)) {
+      port.credits.give(c.vc, c.shared);
+      if (c.cmds) port.cmd.give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
+    }
     core::Flit f;
     if (!from_switch_[p]->flits().empty() && from_switch_[p]->receive_flit(t, f)) receive(p, f, t);
     if (!port.admit.empty()) admit(p, t);

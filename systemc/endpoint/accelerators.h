@@ -44,6 +44,9 @@ struct LaneLayout {
   int reserved = 0;  // credits per lane
   int shared = 0;    // shared credits, split evenly between the two classes
   int rx_lane_flits = 0;  // the receivers' reserved buffer per lane: caps a request packet
+  // Command (message header) credits: the switch input's per lane and shared, and the
+  // receivers' reserved per lane (caps the messages of a request packet).
+  int cmd_reserved = 0, cmd_shared = 0, rx_cmd_lane = 0, rx_cmd_shared = 0;
 };
 
 // What a scoreboard may watch (tests): each request as the completer executes it, and each
@@ -81,6 +84,7 @@ class AcceleratorEndpoints {
   tl::SparseMemory& memory(int port) { return ports_[port].memory; }
   const TxnResult& result() const { return result_; }
   const core::CreditPool& source_credits(int port) const { return ports_[port].credits; }
+  const core::CreditPool& source_cmd_credits(int port) const { return ports_[port].cmd; }
   // Flits received on `port` whose credit has not been sent back yet (receive-buffer occupancy).
   uint64_t rx_held(int port) const { return ports_[port].rx_held; }
   uint64_t flits_waiting() const;  // flits of packets formed but not yet sent
@@ -99,6 +103,8 @@ class AcceleratorEndpoints {
     uint16_t flits = 0;
     uint16_t received = 0;
     uint64_t shared_mask = 0;  // bit k: flit k took a shared credit
+    uint8_t cmd_shared_tx = 0;  // command credits the packet took from the shared pool: sender
+    uint8_t cmd_shared_rx = 0;  // and on the hop into the receiver
     uint64_t packet_id = 0;
     uint64_t created = 0;
   };
@@ -117,6 +123,7 @@ class AcceleratorEndpoints {
     std::vector<uint32_t> tag_msg;  // tag -> request message in flight
     tl::AddressCache cache;
     core::CreditPool credits;
+    core::CreditPool cmd;  // command credits toward the switch input
     std::vector<TxLane> tx;
     int last_lane = -1, lane_ptr = 0;
     uint32_t tx_work = 0;  // messages queued or in packets not yet fully sent (0: nothing to send)
@@ -167,6 +174,7 @@ class AcceleratorEndpoints {
   uint64_t arrival_threshold_ = 0;  // arrival_prob_ * 2^64 when draws use integer trials
   int lane_capacity_[2] = {0, 0};   // credits a lane of each class can ever hold
   int rx_lane_flits_ = 0;
+  int max_packet_msgs_[2] = {0, 0};  // messages a packet of each class may carry
   uint64_t watchdog_ = 0, last_progress_ = 0;
   std::vector<Port> ports_;
   std::vector<core::Link*> to_switch_, from_switch_;

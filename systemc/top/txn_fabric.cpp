@@ -12,6 +12,10 @@ endpoint::LaneLayout txn_lanes(const config::Config& cfg) {
   l.reserved = cfg.sw.vc_buffer_flits;
   l.shared = cfg.sw.shared_buffer_flits;
   l.rx_lane_flits = cfg.endpoint_rx.vc_flits;
+  l.cmd_reserved = cfg.sw.cmd_vc_credits;
+  l.cmd_shared = cfg.sw.cmd_shared_credits;
+  l.rx_cmd_lane = cfg.endpoint_rx.cmd_vc;
+  l.rx_cmd_shared = cfg.endpoint_rx.cmd_shared;
   return l;
 }
 
@@ -131,6 +135,14 @@ std::vector<std::string> check_txn_drained(const TxnFabric& f) {
     if (o.total() != o.capacity())
       bad.push_back("switch output " + std::to_string(p) + ": " + std::to_string(o.total()) + " of " +
                     std::to_string(o.capacity()) + " credits home");
+    const core::CreditPool& sc = e.source_cmd_credits(p);
+    if (sc.total() != sc.capacity())
+      bad.push_back("endpoint " + std::to_string(p) + ": " + std::to_string(sc.total()) + " of " +
+                    std::to_string(sc.capacity()) + " command credits home");
+    const core::CreditPool& oc = f.sw().output_cmd_credits(p);
+    if (oc.total() != oc.capacity())
+      bad.push_back("switch output " + std::to_string(p) + ": " + std::to_string(oc.total()) + " of " +
+                    std::to_string(oc.capacity()) + " command credits home");
   }
   if (e.transfers_in_flight() != 0) bad.push_back(std::to_string(e.transfers_in_flight()) + " transfers still in flight");
   if (e.tags_in_use() != 0) bad.push_back(std::to_string(e.tags_in_use()) + " requests still unanswered");
