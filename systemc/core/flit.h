@@ -7,6 +7,9 @@
 
 namespace upswitch::core {
 
+// Transactions: the most messages one packet carries (eight 1-sector response headers).
+constexpr int kMaxPacketMessages = 8;
+
 struct Flit {
   enum Flags : uint8_t {
     kHead = 1,          // first flit of its packet

@@ -12,10 +12,12 @@ bool SwitchCore::can_use_output_vc(int input, int output, int vc) const {
 }
 
 // voq with command credits: an (input, output) request stands only if some VC's front flit there
-// can go, its head having a command credit per message at the receiver behind the output.
+// can go, its head having a command credit per message at the receiver behind the output. Only
+// outputs with a lane short of a full packet's credits need the look at the front flits.
 void SwitchCore::filter_cmd_requests(int i, uint64_t* row, uint64_t* stall) {
+  const uint64_t* low = cmd_low_.row(0);
   for (int k = 0; k < words_; ++k) {
-    for (uint64_t r = row[k]; r; r &= r - 1) {
+    for (uint64_t r = row[k] & low[k]; r; r &= r - 1) {
       const int o = (k << 6) + __builtin_ctzll(r);
       bool ok = false;
       for (int vc = 0; vc < v_ && !ok; ++vc)
@@ -168,7 +170,10 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   f.set_shared_credit(shared);
   if (cmd_) {
     uint8_t& cs = out_cmd_shared_[static_cast<size_t>(o * v_ + ovc)];
-    if (f.head()) cs = static_cast<uint8_t>(out_cmd_[o].take_n(ovc, f.msgs));
+    if (f.head()) {
+      cs = static_cast<uint8_t>(out_cmd_[o].take_n(ovc, f.msgs));
+      update_cmd_low(o);
+    }
     f.cmd_shared = cs;
   }
   f.vc = static_cast<uint8_t>(ovc);

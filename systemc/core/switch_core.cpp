@@ -47,6 +47,8 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     out_cmd_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.cmd_vc), static_cast<uint32_t>(downstream.cmd_shared),
                                    p_.classes));
     out_cmd_shared_.assign(static_cast<size_t>(n_ * v_), 0);
+    cmd_low_.resize(1, n_);
+    for (int o = 0; o < n_; ++o) update_cmd_low(o);
   } else {
     out_cmd_.assign(n_, CreditPool());
   }
@@ -118,6 +120,15 @@ void SwitchCore::on_front_changed(int input, int q) {
   }
 }
 
+void SwitchCore::update_cmd_low(int output) {
+  bool low = false;
+  for (int vc = 0; vc < v_ && !low; ++vc) low = out_cmd_[output].available(vc) < static_cast<uint32_t>(kMaxPacketMessages);
+  if (low)
+    set_bit(cmd_low_.row(0), output);
+  else
+    clear_bit(cmd_low_.row(0), output);
+}
+
 void SwitchCore::update_credit_bits(int output) {
   for (int vc = 0; vc < v_; ++vc) {
     if (out_credit_[output].can_take(vc))
@@ -148,7 +159,10 @@ void SwitchCore::tick(uint64_t t) {
     Credit c;
     if (!out_links_[o]->credits().empty() && out_links_[o]->receive_credit(t, c)) {
       out_credit_[o].give(c.vc, c.shared);
-      if (c.cmds) out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
+      if (c.cmds) {
+        out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
+        update_cmd_low(o);
+      }
       // A reserved credit makes only its VC available; a shared one refilling an empty pool may
       // make every VC available.
       if (c.shared && out_credit_[o].shared_for(c.vc) == 1)

@@ -70,6 +70,7 @@ class SwitchCore {
     return !cmd_ || !f.head() || out_cmd_[output].available(vc) >= f.msgs;
   }
   void filter_cmd_requests(int input, uint64_t* row, uint64_t* stall);
+  void update_cmd_low(int output);
 
   SwitchParams p_;
   int n_, v_, words_;
@@ -107,6 +108,7 @@ class SwitchCore {
   bool cmd_ = false;                     // command credits in use (two message classes)
   std::vector<CreditPool> out_cmd_;      // per output: command credits of the receiver behind it
   std::vector<uint8_t> out_cmd_shared_;  // per output VC: shared command credits of its packet
+  BitMatrix cmd_low_;  // one row: outputs where some lane has fewer command credits than a packet may need
   std::vector<BitMatrix> credit_bits_;  // per VC, one row: outputs with a credit for that VC
   std::vector<int> holder_;             // per output VC (o*V+v): holding input, -1 = free
   std::vector<BitMatrix> held_;         // per VC, one row: output VCs held by some packet

@@ -140,8 +140,12 @@ void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint
   } else {
     fill_pattern(m.data.data(), len, m.src, m.addr, m.issued);
   }
-  if (tl::is_atomic(m.op) && m.aop == tl::AtomicOp::kCas && r.compare)
-    std::memcpy(m.compare.data(), r.compare + offset, static_cast<size_t>(std::min(len, 32)));
+  if (tl::is_atomic(m.op) && m.aop == tl::AtomicOp::kCas) {  // no compare values: compare with zeros
+    if (r.compare)
+      std::memcpy(m.compare.data(), r.compare + offset, static_cast<size_t>(std::min(len, 32)));
+    else
+      m.compare.fill(0);
+  }
 }
 
 // A response reached its initiator (or a request was answered locally): its data goes to the

@@ -37,6 +37,19 @@ struct Message {
   std::array<uint8_t, kMaxRequestBytes> data{};  // write data, atomic operands, read data, old values
   std::array<uint8_t, 32> compare{};       // CAS: the compare values (one per element)
 
+  // Every field but the data and compare bytes back to its initial value (a reused message).
+  void reset_header() {
+    op = Opcode::kRead;
+    aop = AtomicOp::kAdd;
+    elem_bytes = 8;
+    status = Status::kOkay;
+    response = compressed = false;
+    vc = 0;
+    src = dst = tag = len = 0;
+    addr = issued = executed = 0;
+    transfer = 0;
+    byte_enable.fill(0);
+  }
   bool byte_enabled(int b) const { return (byte_enable[b >> 6] >> (b & 63)) & 1; }
   // Whether bytes [0, len) are all enabled.
   bool all_enabled() const {
@@ -50,8 +63,10 @@ struct Message {
     return true;
   }
   void enable_all() {
-    byte_enable.fill(0);
-    for (int b = 0; b < len; ++b) byte_enable[b >> 6] |= uint64_t{1} << (b & 63);
+    for (int w = 0; w < 4; ++w) {
+      const int n = len - 64 * w;
+      byte_enable[static_cast<size_t>(w)] = n >= 64 ? ~uint64_t{0} : n <= 0 ? 0 : (uint64_t{1} << n) - 1;
+    }
   }
 };
 
@@ -65,7 +80,7 @@ class MessagePool {
     }
     const uint32_t h = free_.back();
     free_.pop_back();
-    slab_[h] = Message{};
+    slab_[h].reset_header();  // the bytes are always written before they are read
     ++in_use_;
     return h;
   }

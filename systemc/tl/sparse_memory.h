@@ -1,5 +1,7 @@
 // An accelerator's memory: real bytes, stored sparsely in 4 KiB pages allocated on first write
-// (untouched memory reads as zero). A request never crosses 256 B, so never a page.
+// (untouched memory reads as zero). A request never crosses 256 B, so never a page. Pages hang
+// off 16 MiB leaves of a two-level table; the leaf of the last access is remembered, so accesses
+// that stay within 16 MiB (a workload's footprint) cost two array lookups and no hashing.
 #pragma once
 
 #include <array>
@@ -12,24 +14,53 @@ namespace upswitch::tl {
 class SparseMemory {
  public:
   static constexpr uint64_t kPageBytes = 4096;
+  static constexpr uint64_t kPagesPerLeaf = 4096;
 
   // Writable bytes at `addr` (allocates the page): valid for `kPageBytes - addr % kPageBytes`.
   uint8_t* bytes(uint64_t addr) {
-    auto& page = pages_[addr / kPageBytes];
-    if (!page) page = std::make_unique<Page>();
-    return page->data() + addr % kPageBytes;
+    const uint64_t page = addr / kPageBytes;
+    Leaf* leaf = find_leaf(page / kPagesPerLeaf);
+    if (!leaf) {
+      auto& owned = leaves_[page / kPagesPerLeaf];
+      owned = std::make_unique<Leaf>();
+      leaf = owned.get();
+      cache_key_ = page / kPagesPerLeaf;
+      cache_leaf_ = leaf;
+    }
+    auto& slot = (*leaf)[page % kPagesPerLeaf];
+    if (!slot) {
+      slot = std::make_unique<Page>();
+      ++pages_;
+    }
+    return slot->data() + addr % kPageBytes;
   }
   // Read-only bytes at `addr` (no allocation; zeros when the page was never written).
   const uint8_t* peek(uint64_t addr) const {
     static const Page zeros{};
-    auto it = pages_.find(addr / kPageBytes);
-    return (it == pages_.end() ? zeros.data() : it->second->data()) + addr % kPageBytes;
+    const uint64_t page = addr / kPageBytes;
+    const Leaf* leaf = find_leaf(page / kPagesPerLeaf);
+    const Page* p = leaf ? (*leaf)[page % kPagesPerLeaf].get() : nullptr;
+    return (p ? p->data() : zeros.data()) + addr % kPageBytes;
   }
-  size_t pages() const { return pages_.size(); }
+  size_t pages() const { return pages_; }
 
  private:
   using Page = std::array<uint8_t, kPageBytes>;
-  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  using Leaf = std::array<std::unique_ptr<Page>, kPagesPerLeaf>;
+
+  Leaf* find_leaf(uint64_t key) const {
+    if (key == cache_key_) return cache_leaf_;
+    auto it = leaves_.find(key);
+    if (it == leaves_.end()) return nullptr;
+    cache_key_ = key;
+    cache_leaf_ = it->second.get();
+    return cache_leaf_;
+  }
+
+  std::unordered_map<uint64_t, std::unique_ptr<Leaf>> leaves_;
+  mutable uint64_t cache_key_ = UINT64_MAX;
+  mutable Leaf* cache_leaf_ = nullptr;
+  size_t pages_ = 0;
 };
 
 }  // namespace upswitch::tl
