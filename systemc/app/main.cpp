@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "app/p2p_command.h"
 #include "app/run_command.h"
 #include "config/config.h"
 #include "config/param_table.h"
@@ -57,6 +58,7 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* keys_cmd = app.add_subcommand("keys", "List every configuration key with default, unit and range");
   keys_cmd->add_flag("--markdown", markdown, "Print the Markdown reference (doc/config.md)");
   CLI::App* presets_cmd = app.add_subcommand("presets", "List the presets");
+  upswitch::app::add_p2p_command(app);
 #ifdef UPSWITCH_HAVE_COSIM
   upswitch::cosim::add_cosim_command(app);
 #endif

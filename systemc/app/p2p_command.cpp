@@ -1,0 +1,136 @@
+#include "app/p2p_command.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "app/resolve_config.h"
+#include "app/run_command.h"
+#include "config/config.h"
+#include "core/deadlock_error.h"
+#include "top/p2p_table.h"
+#include "top/report.h"
+
+namespace upswitch::app {
+namespace {
+
+// "all" or OP,OP,... (tl opcode names).
+std::vector<tl::Opcode> parse_ops(const std::string& text) {
+  std::vector<tl::Opcode> ops;
+  if (text == "all") return ops;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    tl::Opcode op;
+    if (!tl::parse_opcode(item.c_str(), op))
+      throw config::ConfigError("--ops '" + text + "': expected all or a comma-separated list of read, write, "
+                                "writefull, atomic_r, atomic_nr");
+    ops.push_back(op);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return ops;
+}
+
+}  // namespace
+
+CLI::App* add_p2p_command(CLI::App& app) {
+  auto opt = std::make_shared<P2pCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "p2p", "Point-to-point table per operation and size: latency, pair and all-to-all bandwidth, efficiency");
+  cmd->add_option("--config", opt->config_file, "YAML configuration file");
+  cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
+  cmd->add_option("--set", opt->sets, "Override a key: --set accel.mem_latency_cycles=96 (repeatable)")->take_all();
+  cmd->add_option("--out", opt->out_dir, "Write p2p.csv and p2p.json here");
+  cmd->add_option("--ops", opt->ops, "all (default) or a comma-separated list: read,write,writefull,atomic_r,atomic_nr");
+  cmd->add_option("--max-bytes", opt->max_bytes, "Largest transfer, a power of two (default 1048576)");
+  cmd->add_option("--warmup-cycles", opt->warmup_cycles,
+                  "All-to-all runs: cycles before the measurement window (default 4000; more for large transfers)");
+  cmd->add_option("--measure-cycles", opt->measure_cycles,
+                  "All-to-all runs: the measurement window (default 4000; more for large transfers)");
+  cmd->add_option("--pair-warmup-cycles", opt->pair_warmup_cycles, "Pair streams: cycles before the window (default 2000)");
+  cmd->add_option("--pair-measure-cycles", opt->pair_measure_cycles, "Pair streams: the measurement window (default 10000)");
+  cmd->add_option("--jobs", opt->jobs, "Rows measured in parallel threads (default 2; the table is the same for any value)");
+  cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
+  cmd->callback([opt]() {
+    const int status = p2p_command(*opt);
+    std::fflush(stdout);
+    std::exit(status);
+  });
+  return cmd;
+}
+
+int p2p_command(const P2pCliOptions& opt) {
+  namespace fs = std::filesystem;
+  config::Config cfg;
+  top::P2pOptions popt;
+  try {
+    RunOptions ro;
+    ro.config_file = opt.config_file;
+    ro.preset = opt.preset;
+    ro.sets = opt.sets;
+    ro.sets.push_back("traffic.kind=transactions");  // forced: the table is about transactions
+    cfg = resolve_config(ro);
+    popt.ops = parse_ops(opt.ops);
+    popt.max_bytes = opt.max_bytes;
+    popt.jobs = opt.jobs;
+    popt.a2a_warmup_cycles = opt.warmup_cycles;
+    popt.a2a_measure_cycles = opt.measure_cycles;
+    popt.pair_warmup_cycles = opt.pair_warmup_cycles;
+    popt.pair_measure_cycles = opt.pair_measure_cycles;
+    top::check_p2p_inputs(cfg, popt);
+    if (!opt.out_dir.empty()) {
+      // Checked now, created only once the table is complete (nothing written on a failure).
+      std::error_code ec;
+      fs::path p = fs::absolute(opt.out_dir, ec);
+      while (!ec && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
+      if (ec || !fs::is_directory(p, ec) || access(p.c_str(), W_OK | X_OK) != 0)
+        throw config::ConfigError("--out '" + opt.out_dir + "': " +
+                                  (fs::exists(opt.out_dir, ec) ? "not a writable directory" : "cannot create the directory"));
+    }
+  } catch (const config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
+    return 2;
+  }
+
+  top::P2pTable table;
+  try {
+    table = top::measure_p2p_table(cfg, popt);
+  } catch (const config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
+    return 2;
+  } catch (const core::DeadlockError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
+    return 3;
+  } catch (const std::logic_error& e) {
+    std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
+    return 4;
+  }
+
+  // Files only once every row is known: a failed run leaves nothing behind.
+  if (!opt.out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(opt.out_dir, ec);
+    if (ec || !fs::is_directory(opt.out_dir)) {
+      std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(opt.out_dir)
+                << "': cannot create the directory\n";
+      return 2;
+    }
+    try {
+      top::write_file_atomic((fs::path(opt.out_dir) / "p2p.csv").string(), top::p2p_csv(table));
+      top::write_file_atomic((fs::path(opt.out_dir) / "p2p.json").string(), top::p2p_json(table).dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(opt.out_dir) << "': " << e.what() << "\n";
+      return 2;
+    }
+  }
+  if (!opt.quiet) std::cout << top::p2p_text(table);
+  return 0;
+}
+
+}  // namespace upswitch::app
