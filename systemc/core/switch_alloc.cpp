@@ -48,7 +48,8 @@ void SwitchCore::build_requests(uint64_t t) {
       const int i = (w << 6) + __builtin_ctzll(bits);
       uint64_t* row = req_.row(i);
       if (p_.queueing == Queueing::kVoq) {
-        for (int vc = 0; vc < v_; ++vc) {
+        for (uint32_t lanes = voq_lanes_[i]; lanes; lanes &= lanes - 1) {  // VCs with a queued flit
+          const int vc = __builtin_ctz(lanes);
           const uint64_t* ne = nonempty_[vc].row(i);
           const uint64_t* cred = credit_bits_[vc].row(0);
           const uint64_t* held = held_[vc].row(0);
@@ -122,10 +123,12 @@ int SwitchCore::pick_vc(int input, int output) const {
   if (p_.queueing == Queueing::kFifo) return queues_[input].front(0).vc;
   uint32_t candidates = 0;  // VCs of this input with an eligible flit for `output`
   if (p_.queueing == Queueing::kVoq) {
-    for (int vc = 0; vc < v_; ++vc)
+    for (uint32_t lanes = voq_lanes_[input]; lanes; lanes &= lanes - 1) {
+      const int vc = __builtin_ctz(lanes);
       if (test_bit(nonempty_[vc].row(input), output) && can_use_output_vc(input, output, vc) &&
           head_fits(queues_[input].front(output * v_ + vc), output, vc))
         candidates |= 1U << vc;
+    }
   } else {
     // Eligibility was settled when the requests were built this cycle.
     for (uint32_t e = ivc_eligible_[input]; e; e &= e - 1) {

@@ -20,7 +20,11 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   occupancy_.assign(n_, 0);
   queued_.assign(n_, 0);
   active_.resize(1, n_);
-  if (p_.queueing == Queueing::kVoq) nonempty_.assign(v_, BitMatrix(n_, n_));
+  if (p_.queueing == Queueing::kVoq) {
+    nonempty_.assign(v_, BitMatrix(n_, n_));
+    voq_lanes_.assign(n_, 0);
+    voq_lane_queues_.assign(static_cast<size_t>(n_ * v_), 0);
+  }
   vc_ptr_.assign(n_, 0);
   drop_credit_.assign(n_, 0);
   if (p_.queueing == Queueing::kVc) {
@@ -97,10 +101,17 @@ void SwitchCore::on_front_changed(int input, int q) {
   const bool empty = queues_[input].empty(q);
   if (p_.queueing == Queueing::kVoq) {
     const int o = q / v_, vc = q % v_;
-    if (empty)
-      clear_bit(nonempty_[vc].row(input), o);
-    else
-      set_bit(nonempty_[vc].row(input), o);
+    uint64_t* row = nonempty_[vc].row(input);
+    if (empty == test_bit(row, o)) {  // the queue changed between empty and non-empty
+      int& lanes = voq_lane_queues_[static_cast<size_t>(input * v_ + vc)];
+      if (empty) {
+        clear_bit(row, o);
+        if (--lanes == 0) voq_lanes_[input] &= ~(1U << vc);
+      } else {
+        set_bit(row, o);
+        if (lanes++ == 0) voq_lanes_[input] |= 1U << vc;
+      }
+    }
   } else if (p_.queueing == Queueing::kVc) {
     if (empty) {
       ivc_nonempty_[input] &= ~(1U << q);

@@ -87,6 +87,8 @@ class SwitchCore {
   uint64_t total_occupancy_ = 0, total_queued_ = 0, routing_flits_ = 0;
   BitMatrix active_;                      // one row: inputs with queued flits
   std::vector<BitMatrix> nonempty_;       // voq: per VC, row i = outputs with a queued flit
+  std::vector<uint32_t> voq_lanes_;       // voq: per input, bit v set when some queue of VC v is non-empty
+  std::vector<int> voq_lane_queues_;      // voq: per input VC, non-empty queues
   std::vector<int> vc_ptr_;               // per input: round-robin VC pointer
   std::vector<uint8_t> drop_credit_;
 
