@@ -175,7 +175,8 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
     uint8_t& cs = out_cmd_shared_[static_cast<size_t>(o * v_ + ovc)];
     if (f.head()) {
       cs = static_cast<uint8_t>(out_cmd_[o].take_n(ovc, f.msgs));
-      update_cmd_low(o);
+      // Taking reserved credits only changes this lane; a shared take changes the whole class.
+      if (cs || out_cmd_[o].available(ovc) < static_cast<uint32_t>(kMaxPacketMessages)) update_cmd_low(o);
     }
     f.cmd_shared = cs;
   }

@@ -172,7 +172,7 @@ void SwitchCore::tick(uint64_t t) {
       out_credit_[o].give(c.vc, c.shared);
       if (c.cmds) {
         out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
-        update_cmd_low(o);
+        if (test_bit(cmd_low_.row(0), o)) update_cmd_low(o);  // giving never makes an output short
       }
       // A reserved credit makes only its VC available; a shared one refilling an empty pool may
       // make every VC available.
