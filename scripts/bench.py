@@ -90,20 +90,7 @@ def run_transactions(binary, cycles, kernel):
 
 
 def run_one(binary, name, sets, cycles, kernel):
-    with tempfile.TemporaryDirectory() as out:
-        args = [binary, "run", "--quiet", "--out", out, "--kernel", kernel,
-                "--set", f"sim.warmup_cycles={cycles // 4}", "--set", f"sim.measure_cycles={cycles}"]
-        for s in sets:
-            args += ["--set", s]
-        t0 = time.monotonic()
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.monotonic() - t0
-        err = proc.stderr.read().decode()
-        proc.stderr.close()
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"bench: {name} failed: {err.strip()}")
-        s = json.load(open(os.path.join(out, "summary.json")))
+    s, wall, rss = run_process(binary, name, sets, cycles, kernel)
     delivered = s["stats"]["endpoints.flits_delivered"]["value"]
     sim_wall = s["sim"]["wall_seconds"]
     return {
@@ -112,7 +99,7 @@ def run_one(binary, name, sets, cycles, kernel):
         "simulated_cycles": s["sim"]["cycles"], "sim_wall_seconds": sim_wall, "process_wall_seconds": wall,
         "cycles_per_second": s["sim"]["cycles_per_second"],
         "flits_delivered_per_second": delivered / sim_wall if sim_wall > 0 else None,
-        "peak_rss_mib": usage.ru_maxrss / 1024.0,
+        "peak_rss_mib": rss,
         "accepted": s["throughput"]["accepted"], "saturated": s["saturated"],
     }
 

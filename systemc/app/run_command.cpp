@@ -13,6 +13,7 @@
 
 #include "app/progress.h"
 #include "app/resolve_config.h"
+#include "app/run_outcome.h"
 #include "app/txn_run.h"
 #include "config/param_table.h"
 #include "core/switch_core.h"
@@ -104,8 +105,7 @@ int run_command(const RunOptions& opt) {
   Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
   auto on_cycle = [&](uint64_t t) { progress.update(t); };
   const auto t0 = std::chrono::steady_clock::now();
-  int status = 0;
-  try {
+  const int failed = run_guarded(opt, progress, [&] {
     if (opt.kernel == "plain") {
       fabric.run_plain([&](uint64_t t) {
         if (g_stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
@@ -114,19 +114,8 @@ int run_command(const RunOptions& opt) {
     } else {
       sc::run_systemc(fabric, &g_stop, on_cycle);
     }
-  } catch (const core::DeadlockError& e) {
-    progress.finish();
-    std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
-    if (!opt.out_dir.empty())
-      top::write_file_atomic((std::filesystem::path(opt.out_dir) / "deadlock.txt").string(),
-                             std::string(e.what()) + "\n" + e.state());
-    return 3;
-  } catch (const std::logic_error& e) {
-    progress.finish();
-    std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
-    return 4;
-  }
-  progress.finish();
+  });
+  if (failed) return failed;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const traffic::RunResult& r = fabric.endpoints().result();
@@ -136,16 +125,7 @@ int run_command(const RunOptions& opt) {
   summary["upswitch_revision"] = UPSWITCH_REVISION;
   if (!opt.quiet) print_summary(summary, fabric);
   if (!opt.out_dir.empty()) write_outputs(opt.out_dir, summary, fabric);
-  if (!violations.empty()) {
-    std::cerr << "upswitch: error: conservation violated: " << violations[0] << "\n";
-    status = 4;
-  }
-  if (r.interrupted) {
-    std::cerr << "upswitch: interrupted at cycle " << r.end_cycle << "; partial results "
-              << (opt.out_dir.empty() ? "printed" : "written") << "\n";
-    status = status ? status : 130;
-  }
-  return status;
+  return final_status(opt, violations, r.interrupted, r.end_cycle);
 }
 
 }  // namespace upswitch::app

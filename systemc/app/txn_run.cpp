@@ -9,7 +9,7 @@
 #include <fmt/core.h>
 
 #include "app/progress.h"
-#include "core/deadlock_error.h"
+#include "app/run_outcome.h"
 #include "sc/txn_sc_run.h"
 #include "top/txn_fabric.h"
 #include "top/txn_report.h"
@@ -60,7 +60,7 @@ int run_transactions(const RunOptions& opt, const config::Config& cfg, const std
   Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
   auto on_cycle = [&](uint64_t t) { progress.update(t); };
   const auto t0 = std::chrono::steady_clock::now();
-  try {
+  const int failed = run_guarded(opt, progress, [&] {
     if (opt.kernel == "plain") {
       fabric.run_plain([&](uint64_t t) {
         if (stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
@@ -69,19 +69,8 @@ int run_transactions(const RunOptions& opt, const config::Config& cfg, const std
     } else {
       sc::run_systemc(fabric, &stop, on_cycle);
     }
-  } catch (const core::DeadlockError& e) {
-    progress.finish();
-    std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
-    if (!opt.out_dir.empty())
-      top::write_file_atomic((std::filesystem::path(opt.out_dir) / "deadlock.txt").string(),
-                             std::string(e.what()) + "\n" + e.state());
-    return 3;
-  } catch (const std::logic_error& e) {
-    progress.finish();
-    std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
-    return 4;
-  }
-  progress.finish();
+  });
+  if (failed) return failed;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const endpoint::TxnResult& r = fabric.endpoints().result();
   const std::vector<std::string> violations =
@@ -95,17 +84,7 @@ int run_transactions(const RunOptions& opt, const config::Config& cfg, const std
     top::write_file_atomic((fs::path(opt.out_dir) / "latency_hist.csv").string(), top::txn_latency_histogram_csv(fabric));
     top::write_file_atomic((fs::path(opt.out_dir) / "summary.json").string(), summary.dump(2) + "\n");
   }
-  int status = 0;
-  if (!violations.empty()) {
-    std::cerr << "upswitch: error: conservation violated: " << violations[0] << "\n";
-    status = 4;
-  }
-  if (r.interrupted) {
-    std::cerr << "upswitch: interrupted at cycle " << r.end_cycle << "; partial results "
-              << (opt.out_dir.empty() ? "printed" : "written") << "\n";
-    status = status ? status : 130;
-  }
-  return status;
+  return final_status(opt, violations, r.interrupted, r.end_cycle);
 }
 
 }  // namespace upswitch::app
