@@ -14,13 +14,18 @@ uint64_t CycleProcess::current_cycle() const {
 
 void CycleProcess::wake_at(uint64_t cycle) {
   if (cycle >= scheduled_) return;
-  const uint64_t now = current_cycle();
   scheduled_ = cycle;
-  wake_.notify(cycles(cycle - now));
+  wake_.notify(until(cycle));
 }
 
-sc_core::sc_time CycleProcess::cycles(uint64_t k) const {
-  return sc_core::sc_time::from_value(period_.value() * k);
+// From now to the start of `cycle` (zero once it has started). Measured from the current time,
+// not from the current cycle's start: a wake-up asked for by a process that runs between two
+// boundaries (a TLM initiator's thread submitting a transfer) still lands on a boundary, and so
+// does every cycle the method then schedules for itself.
+sc_core::sc_time CycleProcess::until(uint64_t cycle) const {
+  const uint64_t at = period_.value() * cycle;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  return sc_core::sc_time::from_value(at > now ? at - now : 0);
 }
 
 void CycleProcess::fail(std::exception_ptr e) {
@@ -46,7 +51,7 @@ void CycleProcess::step() {
   if (next == UINT64_MAX)
     next_trigger(wake_);
   else
-    next_trigger(cycles(next - t), wake_);
+    next_trigger(until(next), wake_);
 }
 
 }  // namespace upswitch::sc

@@ -30,7 +30,7 @@ class CycleProcess : public sc_core::sc_module, public core::WakeListener {
 
  private:
   void step();
-  sc_core::sc_time cycles(uint64_t k) const;
+  sc_core::sc_time until(uint64_t cycle) const;
 
   sc_core::sc_time period_;
   sc_core::sc_event wake_;
