@@ -3,12 +3,13 @@
 // records which; the receiver returns the same kind (UALink TL/UPLI pool/VC credits, facts §1.7).
 // With message classes (transactions: requests and responses) the lanes are grouped, class c
 // owning lanes [c*L, (c+1)*L), and each class has its own pool, so one class can never take the
-// buffer space another needs to make progress.
+// buffer space another needs to make progress. The counters live inline (no heap), so a pool
+// is a few cache lines that checking a credit touches at most once.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
-#include <vector>
 
 namespace upswitch::core {
 
@@ -18,16 +19,23 @@ class CreditPool {
   CreditPool(int lanes, uint32_t reserved, uint32_t shared, int pools = 1) { reset(lanes, reserved, shared, pools); }
 
   // `shared` credits are split evenly over `pools` (the remainder goes to pool 0).
+  static constexpr int kMaxLanes = 32, kMaxPools = 2;
+
   void reset(int lanes, uint32_t reserved, uint32_t shared, int pools = 1) {
-    if (pools < 1 || lanes % pools != 0) throw std::logic_error("CreditPool: lanes must divide into pools");
+    if (pools < 1 || pools > kMaxPools || lanes % pools != 0 || lanes > kMaxLanes)
+      throw std::logic_error("CreditPool: lanes must divide into at most two pools, at most 32 lanes");
+    lanes_ = lanes;
+    pools_ = pools;
     reserved_max_ = reserved;
-    reserved_.assign(lanes, reserved);
+    reserved_.fill(0);
+    for (int l = 0; l < lanes; ++l) reserved_[static_cast<size_t>(l)] = reserved;
     lanes_per_pool_ = lanes / pools;
-    shared_max_.assign(pools, shared / pools);
-    shared_max_[0] += shared % pools;
+    shared_max_.fill(0);
+    for (int k = 0; k < pools; ++k) shared_max_[static_cast<size_t>(k)] = shared / static_cast<uint32_t>(pools);
+    shared_max_[0] += shared % static_cast<uint32_t>(pools);
     shared_ = shared_max_;
   }
-  int pool_of(int lane) const { return shared_.size() == 1 ? 0 : lane / lanes_per_pool_; }
+  int pool_of(int lane) const { return lane >= lanes_per_pool_ && pools_ > 1 ? 1 : 0; }
   bool can_take(int lane) const { return reserved_[lane] > 0 || shared_[pool_of(lane)] > 0; }
   // Takes one credit; returns true when it came from the shared pool.
   bool take(int lane) {
@@ -71,30 +79,23 @@ class CreditPool {
   // Shared credits left in the pool that `lane` draws from.
   uint32_t shared_for(int lane) const { return shared_[pool_of(lane)]; }
   // Shared credits left in all pools.
-  uint32_t shared() const {
-    uint32_t s = 0;
-    for (uint32_t v : shared_) s += v;
-    return s;
-  }
-  int classes() const { return static_cast<int>(reserved_.size()); }
-  int pools() const { return static_cast<int>(shared_.size()); }
+  uint32_t shared() const { return shared_[0] + shared_[1]; }
+  int classes() const { return lanes_; }
+  int pools() const { return pools_; }
   uint64_t total() const {
     uint64_t t = shared();
-    for (uint32_t r : reserved_) t += r;
+    for (int l = 0; l < lanes_; ++l) t += reserved_[static_cast<size_t>(l)];
     return t;
   }
-  uint64_t capacity() const {
-    uint64_t c = uint64_t{reserved_max_} * reserved_.size();
-    for (uint32_t m : shared_max_) c += m;
-    return c;
-  }
+  uint64_t capacity() const { return uint64_t{reserved_max_} * static_cast<uint64_t>(lanes_) + shared_max_[0] + shared_max_[1]; }
 
  private:
-  std::vector<uint32_t> reserved_;
-  std::vector<uint32_t> shared_ = {0};
-  std::vector<uint32_t> shared_max_ = {0};
+  std::array<uint32_t, kMaxLanes> reserved_{};
+  std::array<uint32_t, kMaxPools> shared_{};
+  std::array<uint32_t, kMaxPools> shared_max_{};
   uint32_t reserved_max_ = 0;
-  int lanes_per_pool_ = 0;
+  int lanes_ = 0, pools_ = 1;
+  int lanes_per_pool_ = 1;
 };
 
 }  // namespace upswitch::core

@@ -9,15 +9,15 @@
 namespace upswitch::endpoint {
 namespace {
 
-// The data a synthetic write or atomic carries: a pattern of the source, issue cycle and address
-// (8 bytes per mixing step), so a scoreboard can tell any two writes apart.
+// The data a synthetic write or atomic carries: a value mixed from the source, issue cycle and
+// address, plus the word's index, so a scoreboard can tell any two writes (and any two words)
+// apart. One mixing step per request; the words are a plain sequence the compiler vectorizes.
 void fill_pattern(uint8_t* out, int len, int src, uint64_t addr, uint64_t serial) {
-  const uint64_t seed = (static_cast<uint64_t>(src) << 48) ^ (serial * 0xbf58476d1ce4e5b9ULL);
-  for (int b = 0; b < len; b += 8) {
-    uint64_t x = ((addr + static_cast<uint64_t>(b)) * 0x9e3779b97f4a7c15ULL) ^ seed;
-    x ^= x >> 29;
-    std::memcpy(out + b, &x, static_cast<size_t>(std::min(8, len - b)));
-  }
+  uint64_t x = (addr * 0x9e3779b97f4a7c15ULL) ^ (static_cast<uint64_t>(src) << 48) ^ (serial * 0xbf58476d1ce4e5b9ULL);
+  x ^= x >> 29;
+  uint64_t words[tl::kMaxRequestBytes / 8];
+  for (int k = 0; k < tl::kMaxRequestBytes / 8; ++k) words[k] = x + static_cast<uint64_t>(k) * 0x0101010101010101ULL;
+  std::memcpy(out, words, static_cast<size_t>(len));
 }
 
 // Uniform in [0, n) for any 64-bit n.
@@ -119,7 +119,9 @@ void AcceleratorEndpoints::issue(int p, uint64_t t) {
   m.dst = static_cast<uint16_t>(owner);
   m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : (addr >> 8) % static_cast<uint64_t>(v_));
   m.compressed = ap_.compression && tl::compressible(m) && port.cache.access(addr);
-  port.tx[static_cast<size_t>(lane_of(0, m.vc))].queue.push(h);
+  const int lane = lane_of(0, m.vc);
+  port.tx[static_cast<size_t>(lane)].queue.push(h);
+  port.lanes_pending |= 1U << lane;
   ++port.tx_work;
 }
 

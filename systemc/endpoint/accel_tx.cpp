@@ -73,20 +73,25 @@ void AcceleratorEndpoints::transmit(int p, uint64_t t) {
     return;
   }
   const int lanes = 2 * v_;
-  for (int k = 0; k < lanes; ++k) {  // a blocked packet that can go on
-    const int l = (port.lane_ptr + k) % lanes;
-    const TxLane& L = port.tx[static_cast<size_t>(l)];
-    if (L.bundle != tl::kNoMessage && L.sent > 0 && port.credits.can_take(l)) {
+  // Lanes in round-robin order from the pointer, visiting only those in the mask.
+  auto first = [&](uint32_t mask) {
+    const uint32_t at_or_after = mask & (~0U << port.lane_ptr);
+    return __builtin_ctz(at_or_after ? at_or_after : mask);
+  };
+  for (uint32_t m = port.lanes_partial; m;) {  // a blocked packet that can go on
+    const int l = first(m);
+    m &= ~(1U << l);
+    if (port.credits.can_take(l)) {
       port.lane_ptr = (l + 1) % lanes;
       send_flit(p, l, t);
       return;
     }
   }
-  for (int k = 0; k < lanes; ++k) {  // a new packet
-    const int l = (port.lane_ptr + k) % lanes;
+  for (uint32_t m = port.lanes_pending & ~port.lanes_partial; m;) {  // a new packet
+    const int l = first(m);
+    m &= ~(1U << l);
     TxLane& L = port.tx[static_cast<size_t>(l)];
     if (L.bundle == tl::kNoMessage && !form_bundle(p, l, t)) continue;
-    if (L.sent > 0) continue;
     const Bundle& b = bundles_[L.bundle];
     const int need = std::min<int>(b.flits, lane_capacity_[l < v_ ? 0 : 1]);
     const auto have = static_cast<int>(port.credits.reserved(l) + port.credits.shared_for(l));
@@ -135,13 +140,17 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
       }
     }
   }
+  const uint32_t bit = 1U << lane;
   if (++L.sent == b.flits) {
     port.tx_work -= b.count;
     L.bundle = tl::kNoMessage;
     L.sent = 0;
     port.last_lane = -1;
+    port.lanes_partial &= ~bit;
+    if (L.queue.empty()) port.lanes_pending &= ~bit;
   } else {
     port.last_lane = lane;
+    port.lanes_partial |= bit;
   }
 }
 

@@ -113,7 +113,9 @@ void AcceleratorEndpoints::tick(uint64_t t) {
     while (!port.pipeline.empty() && port.pipeline.front().first <= t) {
       const uint32_t h = port.pipeline.pop().second;
       --port.completer_busy;
-      port.tx[static_cast<size_t>(lane_of(1, msgs_[h].vc))].queue.push(h);
+      const int lane = lane_of(1, msgs_[h].vc);
+      port.tx[static_cast<size_t>(lane)].queue.push(h);
+      port.lanes_pending |= 1U << lane;
       ++port.tx_work;
     }
     if (port.next_arrival == t) generate(p, t);

@@ -127,6 +127,8 @@ class AcceleratorEndpoints {
     std::vector<TxLane> tx;
     int last_lane = -1, lane_ptr = 0;
     uint32_t tx_work = 0;  // messages queued or in packets not yet fully sent (0: nothing to send)
+    uint32_t lanes_pending = 0;  // bit l: lane l has messages queued or a packet formed
+    uint32_t lanes_partial = 0;  // bit l: lane l's packet is partly sent
     uint64_t packet_seq = 0;
     std::vector<uint64_t> rx_packet;  // per lane: packet in progress, UINT64_MAX = none
     Ring<uint32_t> admit;             // request bundles waiting for the completer
@@ -179,7 +181,7 @@ class AcceleratorEndpoints {
   std::vector<Port> ports_;
   std::vector<core::Link*> to_switch_, from_switch_;
   tl::MessagePool msgs_;
-  std::deque<Bundle> bundles_;
+  std::vector<Bundle> bundles_;  // growing may move them: no Bundle& across new_bundle()
   std::vector<uint32_t> free_bundles_;
   std::deque<Transfer> transfers_;
   std::vector<uint32_t> free_transfers_;

@@ -7,7 +7,6 @@
 #include <array>
 #include <cstdint>
 #include <stdexcept>
-#include <deque>
 #include <vector>
 
 #include "tl/ops.h"
@@ -95,7 +94,8 @@ class MessagePool {
   size_t capacity() const { return slab_.size(); }
 
  private:
-  std::deque<Message> slab_;  // a deque: growing never moves a message
+  // Growing may move messages: hold no Message& across acquire().
+  std::vector<Message> slab_;
   std::vector<uint32_t> free_;
   size_t in_use_ = 0;
 };
