@@ -1,5 +1,6 @@
 #include "top/report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -11,8 +12,6 @@
 #include "version.h"
 
 namespace upswitch::top {
-namespace {
-
 nlohmann::json latency_json(const stats::Histogram& h, bool valid, double ns_per_cycle) {
   if (!valid || h.count() == 0)
     return {{"mean", nullptr}, {"p50", nullptr}, {"p99", nullptr}, {"p999", nullptr}, {"max", nullptr},
@@ -23,7 +22,19 @@ nlohmann::json latency_json(const stats::Histogram& h, bool valid, double ns_per
   return j;
 }
 
-}  // namespace
+nlohmann::json switch_summary_json(const core::SwitchStats& s, int ports, double port_cycles) {
+  uint64_t occ = 0, xbar = 0, stalls = 0, peak = 0;
+  for (int p = 0; p < ports; ++p) {
+    occ += s.occupancy_flit_cycles[p];
+    xbar += s.xbar_flits[p];
+    stalls += s.credit_stall_cycles[p];
+    peak = std::max(peak, s.peak_occupancy[p]);
+  }
+  return {{"mean_buffer_occupancy_flits", static_cast<double>(occ) / port_cycles},
+          {"peak_buffer_occupancy_flits", peak},
+          {"xbar_utilisation", static_cast<double>(xbar) / port_cycles},
+          {"credit_stall_cycles", stalls}};
+}
 
 uint64_t zero_load_latency_cycles(const Fabric& f, int flits) {
   const config::Config& c = f.config();
@@ -48,14 +59,6 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   }
   const double port_cycles = static_cast<double>(r.window_cycles ? r.window_cycles : 1) * n;
   const bool latency_valid = !r.saturated && !r.interrupted;
-
-  uint64_t occ = 0, xbar = 0, stalls = 0, peak = 0;
-  for (int p = 0; p < n; ++p) {
-    occ += s.occupancy_flit_cycles[p];
-    xbar += s.xbar_flits[p];
-    stalls += s.credit_stall_cycles[p];
-    peak = std::max(peak, s.peak_occupancy[p]);
-  }
 
   stats::Registry reg;
   reg.counter("switch.grants", &s.grants, "flits", "flits through the crossbar, whole run");
@@ -92,10 +95,7 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
                   {"unit", "cycles (the *_ns fields in ns)"}};
   j["saturated"] = r.saturated;
   j["saturation_reason"] = r.saturation_reason;
-  j["switch"] = {{"mean_buffer_occupancy_flits", static_cast<double>(occ) / port_cycles},
-                 {"peak_buffer_occupancy_flits", peak},
-                 {"xbar_utilisation", static_cast<double>(xbar) / port_cycles},
-                 {"credit_stall_cycles", stalls}};
+  j["switch"] = switch_summary_json(s, n, port_cycles);
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
   j["sim"] = {{"cycles", r.end_cycle},

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/switch_stats.h"
+#include "stats/histogram.h"
+
 namespace upswitch::top {
 
 class Fabric;
@@ -14,6 +17,11 @@ struct RunTiming {
   double wall_seconds = 0;
   std::string kernel;  // "systemc" or "plain"
 };
+
+// A latency histogram as the summaries report it (cycles and ns; nulls when not valid or empty).
+nlohmann::json latency_json(const stats::Histogram& h, bool valid, double ns_per_cycle);
+// The switch's buffer, crossbar and credit-stall figures over `port_cycles` (window x ports).
+nlohmann::json switch_summary_json(const core::SwitchStats& s, int ports, double port_cycles);
 
 nlohmann::json build_summary(const Fabric& f, const RunTiming& timing,
                              const std::vector<std::string>& conservation_violations);

@@ -11,14 +11,10 @@
 namespace upswitch::top {
 namespace {
 
-nlohmann::json latency_json(const stats::Histogram& h, bool valid, double ns_per_cycle) {
-  if (!valid || h.count() == 0)
-    return {{"mean", nullptr}, {"p50", nullptr}, {"p99", nullptr}, {"p999", nullptr}, {"max", nullptr},
-            {"count", h.count()}, {"mean_ns", nullptr}, {"p99_ns", nullptr}};
-  nlohmann::json j = stats::summarize(h);
-  j["min"] = h.min();
-  j["mean_ns"] = h.mean() * ns_per_cycle;
-  j["p99_ns"] = static_cast<double>(h.percentile(0.99)) * ns_per_cycle;
+// The packet summary's latency object, plus the fastest transfer.
+nlohmann::json txn_latency_json(const stats::Histogram& h, bool valid, double ns_per_cycle) {
+  nlohmann::json j = latency_json(h, valid, ns_per_cycle);
+  if (valid && h.count() > 0) j["min"] = h.min();
   return j;
 }
 
@@ -44,14 +40,6 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
     completed += p.completed_bytes;
     served += p.served_bytes;
   }
-  uint64_t occ = 0, xbar = 0, stalls = 0, peak = 0;
-  for (int p = 0; p < n; ++p) {
-    occ += s.occupancy_flit_cycles[p];
-    xbar += s.xbar_flits[p];
-    stalls += s.credit_stall_cycles[p];
-    peak = std::max(peak, s.peak_occupancy[p]);
-  }
-
   stats::Registry reg;
   reg.counter("switch.grants", &s.grants, "flits", "flits through the crossbar, whole run");
   reg.per_port("switch.xbar_flits", &s.xbar_flits, "flits", "per output, measurement window");
@@ -73,8 +61,8 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
         {"completed", op.completed},
         {"bytes", op.bytes},
         {"gbytes_per_s_per_port", static_cast<double>(op.bytes) / port_cycles * gbytes},
-        {"latency", latency_json(op.latency, latency_valid, ns_per_cycle)},
-        {"network_latency", latency_json(op.network_latency, latency_valid, ns_per_cycle)}};
+        {"latency", txn_latency_json(op.latency, latency_valid, ns_per_cycle)},
+        {"network_latency", txn_latency_json(op.network_latency, latency_valid, ns_per_cycle)}};
   }
   nlohmann::json statuses = nlohmann::json::object();
   for (int k = 0; k < tl::kStatuses; ++k) statuses[tl::status_name(static_cast<tl::Status>(k))] = r.statuses[static_cast<size_t>(k)];
@@ -110,10 +98,7 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
   j["link"] = link;
   j["saturated"] = r.saturated;
   j["saturation_reason"] = r.saturation_reason;
-  j["switch"] = {{"mean_buffer_occupancy_flits", static_cast<double>(occ) / port_cycles},
-                 {"peak_buffer_occupancy_flits", peak},
-                 {"xbar_utilisation", static_cast<double>(xbar) / port_cycles},
-                 {"credit_stall_cycles", stalls}};
+  j["switch"] = switch_summary_json(s, n, port_cycles);
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
   j["sim"] = {{"cycles", r.end_cycle},
