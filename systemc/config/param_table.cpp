@@ -302,6 +302,29 @@ std::vector<ParamSpec> build_table() {
                          "Strict Ordering Mode (facts 1.5): every request travels on VC 0, so all requests of a "
                          "(source, destination) pair stay in order; otherwise requests are spread over the VCs by "
                          "256 B region and only those to one region stay ordered."));
+  // --- reduction engine
+  t.push_back(bool_param("reduce.enable", [](Config& c) -> bool& { return c.accel.reduce.enable; }, true,
+                         "The switch's reduction engine (NVLS-style multicast store, load-reduce and reduce at the "
+                         "destinations, facts 2.4; doc/reduction.md). Off: multicast addresses get a decode error. "
+                         "Synthetic transaction mixes never use it and run without it."));
+  t.push_back(int_param("reduce.units", [](Config& c) -> int& { return c.accel.reduce.units; }, 0, 0, 1024, "units",
+                        "Engine units, each attached to the crossbar like a port (one flit per cycle each way); "
+                        "port p's multicast requests go to unit p mod units. 0 = one per switch port."));
+  t.push_back(int_param("reduce.contexts", [](Config& c) -> int& { return c.accel.reduce.contexts; }, 256, 1, 65535,
+                        "contexts",
+                        "Multicast operations (one request of up to 256 B each) a unit holds at once, from accepting "
+                        "the request to sending its response; requests wait in the unit's receive buffer while all "
+                        "are busy. 256 per port: facts 5 (Little's law, about 390 for full rate)."));
+  t.push_back(int_param("reduce.alu_elems_per_cycle", [](Config& c) -> int& { return c.accel.reduce.alu_elems_per_cycle; },
+                        16, 1, 1024, "32-bit elements/cycle",
+                        "Reduction ALU throughput per unit, in 32-bit lanes (an 8 B element takes two lanes, f16/bf16 "
+                        "pack two per lane): 16 = one 64 B operand per cycle, the line-rate sizing of facts 5."));
+  t.push_back(int_param("reduce.alu_latency_cycles", [](Config& c) -> int& { return c.accel.reduce.alu_latency_cycles; },
+                        4, 0, 1024, "cycles",
+                        "From the last member's data reduced (or the last member's answer) to the response ready."));
+  t.push_back(int_param("reduce.groups", [](Config& c) -> int& { return c.accel.reduce.groups; }, 64, 1, 1024, "groups",
+                        "Entries of the multicast group table; group g owns the address window after the "
+                        "accelerators' windows: accel.window_base + (switch.ports + g) x accel.window_bytes."));
   // --- synthetic transactions
   t.push_back(float_param("txn.load", [](Config& c) -> double& { return c.txn.load; }, 0.5, 0.0, 1.0,
                           "fraction of link",
@@ -309,9 +332,9 @@ std::vector<ParamSpec> build_table() {
                           "x link flits per cycle); transfers arrive as a Bernoulli process of at most one per "
                           "cycle."));
   t.push_back(text_param("txn.mix", [](Config& c) -> std::string& { return c.txn_mix_text; }, "read:1,write:1",
-                         "OP:WEIGHT,... (OP read, write, writefull, atomic_r, atomic_nr; WEIGHT > 0)",
+                         "OP:WEIGHT,... (OP read, write, writefull, atomic_r, atomic_nr, reduce; WEIGHT > 0)",
                          "Operation mix of the synthetic transfers; writefull needs every txn.sizes entry to be a "
-                         "multiple of 64 B."));
+                         "multiple of 64 B; reduce is an f32 sum applied at the target."));
   t.push_back(text_param("txn.sizes", [](Config& c) -> std::string& { return c.txn_sizes_text; }, "256:1",
                          "BYTES:WEIGHT,... (BYTES 4 .. 1073741824, a multiple of 4; WEIGHT > 0)",
                          "Transfer sizes of reads and writes; an initiator splits a transfer into requests of at "

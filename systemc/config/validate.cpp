@@ -140,6 +140,12 @@ void validate_transactions(Config& c) {
     fail("accel.window_base + switch.ports x accel.window_bytes = " + std::to_string(ap.window_base) + " + " +
          std::to_string(c.sw.ports) + " x " + std::to_string(ap.window_bytes) + " = " + std::to_string(end) +
          ": expected at most 2^57 = " + std::to_string(kAddressSpace) + " (the 57-bit physical address space)");
+  // The multicast windows follow the accelerators' (groups <= 1024: still within 64 bits).
+  const uint64_t mc_end = end + static_cast<uint64_t>(ap.reduce.groups) * ap.window_bytes;
+  if (ap.reduce.enable && mc_end > kAddressSpace)
+    fail("reduce.groups = " + std::to_string(ap.reduce.groups) + ": the multicast windows end at " +
+         std::to_string(mc_end) + ", beyond the 57-bit physical address space (2^57 = " + std::to_string(kAddressSpace) +
+         "); lower reduce.groups or accel.window_bytes, or set reduce.enable = false");
   if (ap.memory_bytes > ap.window_bytes)
     fail("accel.memory_bytes = " + std::to_string(ap.memory_bytes) + ": expected at most accel.window_bytes = " +
          std::to_string(ap.window_bytes) + " (the memory sits inside the accelerator's window)");

@@ -6,6 +6,7 @@
 
 #include "endpoint/accelerators.h"
 #include "tl/atomic_alu.h"
+#include "tl/reduce_alu.h"
 
 namespace upswitch::endpoint {
 
@@ -52,6 +53,10 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   if (!f.tail()) return;
   if (b.received != b.flits) fail("tail flit before all body flits");
   cur = UINT64_MAX;
+  for (int k = 0; k < b.count; ++k) {
+    const tl::Message& m = msgs_[b.msg[k]];
+    if (tl::data_halves(m) > 0) result_.ports[p].rx_payload_bytes += m.len;
+  }
   if (!response) {
     port.admit.push(f.payload);
     return;
@@ -60,17 +65,24 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   free_bundles_.push_back(f.payload);
 }
 
-// Admits whole request packets, oldest first, while the completer has room for their requests;
-// their buffer slots are then returned. A packet with more requests than the queue holds is
-// admitted when the completer is idle.
+// Admits whole request packets, oldest first, while the completer has room for their requests
+// (an engine unit: free contexts); their buffer slots are then returned. A packet with more
+// requests than the queue holds is admitted when the completer is idle.
 void AcceleratorEndpoints::admit(int p, uint64_t t) {
   Port& port = ports_[p];
+  const bool unit = p >= nacc_;
+  const int room = unit ? ap_.reduce.contexts : ap_.completer_queue;
   while (!port.admit.empty()) {
     const uint32_t bh = port.admit.front();
     const Bundle& b = bundles_[bh];
-    if (port.completer_busy > 0 && port.completer_busy + b.count > ap_.completer_queue) return;
+    if (port.completer_busy > 0 && port.completer_busy + b.count > room) return;
     port.admit.pop();
-    for (int k = 0; k < b.count; ++k) execute(p, b.msg[k], t);
+    for (int k = 0; k < b.count; ++k) {
+      if (unit)
+        engine_accept(p, b.msg[k], t);
+      else
+        execute(p, b.msg[k], t);
+    }
     port.completer_busy += b.count;
     for (int k = 0; k < b.flits; ++k) {
       core::Credit c{b.rx_lane, static_cast<bool>((b.shared_mask >> k) & 1)};
@@ -99,6 +111,8 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {
     m.status = tl::Status::kDecodeError;
   } else if (tl::is_atomic(m.op) && !ap_.atomic_supported[static_cast<size_t>(m.aop)]) {
     m.status = tl::Status::kUnsupported;
+  } else if (m.op == tl::Opcode::kReduce && !tl::red_supported(m.rtype, m.rop)) {
+    m.status = tl::Status::kUnsupported;
   }
   uint64_t ser = 0;
   if (m.status == tl::Status::kOkay) {
@@ -123,6 +137,9 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {
       case tl::Opcode::kAtomicR:
       case tl::Opcode::kAtomicNR:
         tl::apply_atomic(m, port.memory.bytes(off));
+        break;
+      case tl::Opcode::kReduce:
+        tl::red_apply(m.rtype, m.rop, port.memory.bytes(off), m.data.data(), m.len);
         break;
     }
     if (in_window(t)) result_.ports[p].served_bytes += m.len;

@@ -91,6 +91,8 @@ void AcceleratorEndpoints::issue(int p, uint64_t t) {
   m.len = static_cast<uint16_t>(len);
   m.issued = t;
   m.transfer = th;
+  m.rtype = tr.req.rtype;
+  m.rop = tr.req.rop;
   fill_request(tr, m, offset, len);
   port.tag_msg[tag] = h;
 
@@ -106,8 +108,13 @@ void AcceleratorEndpoints::issue(int p, uint64_t t) {
   port.next_issue = t + static_cast<uint64_t>(ap_.issue_interval_cycles);
   ++result_.requests_issued;
 
+  // A multicast address goes to this port's engine unit (a decode error when there is none).
+  int owner = map_.owner(addr);
+  if (owner < 0 && map_.group(addr) >= 0 && n_ > nacc_) {
+    m.mc = true;
+    owner = unit_of(p);
+  }
   tl::Status st = tl::check_request(m);
-  const int owner = map_.owner(addr);
   if (st == tl::Status::kOkay && owner < 0) st = tl::Status::kDecodeError;
   if (st != tl::Status::kOkay) {
     m.status = st;
@@ -119,10 +126,7 @@ void AcceleratorEndpoints::issue(int p, uint64_t t) {
   m.dst = static_cast<uint16_t>(owner);
   m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : (addr >> 8) % static_cast<uint64_t>(v_));
   m.compressed = ap_.compression && tl::compressible(m) && port.cache.access(addr);
-  const int lane = lane_of(0, m.vc);
-  port.tx[static_cast<size_t>(lane)].queue.push(h);
-  port.lanes_pending |= 1U << lane;
-  ++port.tx_work;
+  enqueue(p, lane_of(0, m.vc), h);
 }
 
 // The request's bytes: enables, write data or atomic operands, CAS compare values.
@@ -137,7 +141,9 @@ void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint
         m.byte_enable[static_cast<size_t>(b >> 6)] |= uint64_t{1} << (b & 63);
   }
   if (!tl::carries_request_data(m.op)) return;
-  if (r.data) {
+  if (r.local_src != TransferRequest::kNoOffset) {
+    ports_[m.src].memory.read(r.local_src + offset, m.data.data(), static_cast<uint64_t>(len));
+  } else if (r.data) {
     std::memcpy(m.data.data(), r.data + offset, static_cast<size_t>(len));
   } else {
     fill_pattern(m.data.data(), len, m.src, m.addr, m.issued);
@@ -153,14 +159,22 @@ void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint
 // A response reached its initiator (or a request was answered locally): its data goes to the
 // transfer's buffer, its tag and message are freed, and the transfer may be complete.
 void AcceleratorEndpoints::complete_request(int p, uint32_t h, uint64_t t) {
+  if (p >= nacc_) {  // an engine unit's member request
+    engine_gathered(p, h, t);
+    return;
+  }
   Port& port = ports_[p];
   tl::Message& m = msgs_[h];
   if (port.tag_msg[m.tag] != h) throw TxnIntegrityError("response for tag " + std::to_string(m.tag) + " at initiator " +
                                                      std::to_string(p) + " that has no such request in flight");
   Transfer& tr = transfers_[m.transfer];
   if (tr.status == tl::Status::kOkay) tr.status = m.status;
-  if (m.status == tl::Status::kOkay && tl::returns_data(m.op) && tr.req.result)
-    std::memcpy(tr.req.result + (m.addr - tr.req.addr), m.data.data(), m.len);
+  if (m.status == tl::Status::kOkay && tl::returns_data(m.op)) {
+    if (tr.req.local_dst != TransferRequest::kNoOffset)
+      port.memory.write(tr.req.local_dst + (m.addr - tr.req.addr), m.data.data(), m.len);
+    else if (tr.req.result)
+      std::memcpy(tr.req.result + (m.addr - tr.req.addr), m.data.data(), m.len);
+  }
   if (observer_) observer_->answered(p, m);
   ++result_.statuses[static_cast<size_t>(m.status)];
   ++result_.requests_answered;

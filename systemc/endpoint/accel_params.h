@@ -12,6 +12,17 @@
 
 namespace upswitch::endpoint {
 
+// The switch's reduction engine (doc/reduction.md): units attached to the crossbar like ports,
+// each serving the multicast requests of the ports mapped to it.
+struct ReduceParams {
+  bool enable = true;
+  int units = 0;                // 0 = one per switch port
+  int contexts = 0;             // per unit: multicast operations in flight (one request each)
+  int alu_elems_per_cycle = 0;  // per unit: 32-bit lanes (an 8 B element takes two, f16/bf16 pack two)
+  int alu_latency_cycles = 0;   // from the last contribution reduced to the response being ready
+  int groups = 0;               // multicast group table entries (and multicast address windows)
+};
+
 struct AccelParams {
   int max_outstanding = 0;        // tags per initiator
   int issue_interval_cycles = 1;  // at most one request issued per this many cycles
@@ -25,6 +36,7 @@ struct AccelParams {
   int address_cache_entries = 0;
   int max_messages_per_packet = 0;
   bool strict_order = false;
+  ReduceParams reduce;
 };
 
 // Synthetic transaction traffic (used when traffic.kind = transactions).

@@ -11,6 +11,9 @@ namespace {
 // Where a message goes: a request to its completer, a response back to its initiator.
 uint16_t destination(const tl::Message& m) { return m.response ? m.src : m.dst; }
 
+// Queued messages a packet may be gathered from (a transmitter's lookahead).
+constexpr size_t kPackScan = 16;
+
 }  // namespace
 
 uint32_t AcceleratorEndpoints::new_bundle() {
@@ -24,8 +27,9 @@ uint32_t AcceleratorEndpoints::new_bundle() {
   return h;
 }
 
-// Packs messages from the head of a lane's queue into one packet: messages to the same
-// destination, in queue order, while their headers fit one control half-flit (8 sectors) and the
+// Packs messages from a lane's queue into one packet: the head message and those after it, among
+// the first kPackScan, with the same destination, in queue order (messages to other destinations
+// may be passed: only one source-destination pair's order is kept, as the ordering rules allow), while their headers fit one control half-flit (8 sectors) and the
 // count stays within tl.max_messages_per_packet. A request packet also stays within the
 // receiver's reserved buffer of one lane, because the receiver holds all of its slots until the
 // completer admits it.
@@ -39,14 +43,17 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
   const uint32_t bh = new_bundle();
   Bundle& b = bundles_[bh];
   int sectors = 0, halves = 0;
-  while (!L.queue.empty() && b.count < max_msgs) {
-    const tl::Message& m = msgs_[L.queue.front()];
-    if (destination(m) != dst) break;
+  for (size_t k = 0; k < L.queue.size() && k < kPackScan && b.count < max_msgs;) {
+    const tl::Message& m = msgs_[L.queue.at(k)];
+    if (destination(m) != dst) {  // another destination's message: may be passed
+      ++k;
+      continue;
+    }
     const int hs = tl::header_sectors(m);
     const int dh = tl::data_halves(m);
     if (sectors + hs > tl::kSectorsPerControl) break;
     if (request && b.count > 0 && tl::packet_flits(halves + dh) > rx_lane_flits_) break;
-    b.msg[b.count++] = L.queue.pop();
+    b.msg[b.count++] = L.queue.take(k);
     sectors += hs;
     halves += dh;
   }
@@ -100,6 +107,7 @@ void AcceleratorEndpoints::transmit(int p, uint64_t t) {
     send_flit(p, l, t);
     return;
   }
+  ++result_.ports[p].tx_blocked_cycles;
 }
 
 void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
@@ -128,16 +136,21 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   to_switch_[p]->pacer().take(t);
   to_switch_[p]->send_flit(t, f);
   ++result_.flits_sent;
+  ++result_.ports[p].tx_flits;
   const int cls = lane < v_ ? 0 : 1;
-  if (in_window(t)) {
-    ++result_.window_flits[static_cast<size_t>(cls)];
-    if (L.sent == 0) {
+  const bool window = in_window(t);
+  if (window) ++result_.window_flits[static_cast<size_t>(cls)];
+  if (L.sent == 0) {
+    uint64_t payload = 0;
+    for (int k = 0; k < b.count; ++k) {
+      const tl::Message& m = msgs_[b.msg[k]];
+      if (tl::data_halves(m) > 0) payload += m.len;
+    }
+    result_.ports[p].tx_payload_bytes += payload;
+    if (window) {
       ++result_.window_packets[static_cast<size_t>(cls)];
       result_.window_messages[static_cast<size_t>(cls)] += b.count;
-      for (int k = 0; k < b.count; ++k) {
-        const tl::Message& m = msgs_[b.msg[k]];
-        if (tl::data_halves(m) > 0) result_.window_payload[static_cast<size_t>(cls)] += m.len;
-      }
+      result_.window_payload[static_cast<size_t>(cls)] += payload;
     }
   }
   const uint32_t bit = 1U << lane;

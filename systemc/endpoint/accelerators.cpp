@@ -6,27 +6,35 @@
 
 namespace upswitch::endpoint {
 
-AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, int ports,
+AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, int ports, int units,
                                            std::vector<int> route, const TxnWorkload* workload,
                                            const traffic::TrafficParams& pattern, const traffic::MeasureParams& measure,
                                            double link_bytes_per_cycle, uint64_t watchdog_cycles)
     : ap_(ap),
-      n_(ports),
+      n_(ports + units),
       v_(lanes.vcs),
+      nacc_(ports),
       route_(std::move(route)),
       synthetic_(workload != nullptr),
       wl_(workload ? *workload : TxnWorkload{}),
       dests_(pattern, ports, measure.seed),
       mp_(measure),
       watchdog_(watchdog_cycles),
-      ports_(ports),
-      to_switch_(ports, nullptr),
-      from_switch_(ports, nullptr),
+      ports_(ports + units),
+      to_switch_(ports + units, nullptr),
+      from_switch_(ports + units, nullptr),
       phase_(workload ? Phase::kWarmup : Phase::kExternal) {
   map_.base = ap.window_base;
   map_.window = ap.window_bytes;
   map_.memory = ap.memory_bytes;
   map_.endpoints = ports;
+  map_.groups = ap.reduce.groups;
+  groups_.assign(static_cast<size_t>(std::max(0, ap.reduce.groups)), {});
+  units_.resize(static_cast<size_t>(units));
+  for (EngineUnit& u : units_) {
+    u.ctx.resize(static_cast<size_t>(ap.reduce.contexts));
+    for (int c = ap.reduce.contexts - 1; c >= 0; --c) u.free_ctx.push_back(static_cast<uint16_t>(c));
+  }
   window_begin_ = synthetic_ ? measure.warmup_cycles : 0;
   window_end_ = synthetic_ ? measure.warmup_cycles + measure.measure_cycles : UINT64_MAX;
   if (synthetic_ && wl_.mean_bytes() > 0) {
@@ -55,9 +63,9 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     port.cmd.reset(2 * v_, static_cast<uint32_t>(lanes.cmd_reserved), static_cast<uint32_t>(lanes.cmd_shared), 2);
     port.tx.resize(static_cast<size_t>(2 * v_));
     port.rx_packet.assign(static_cast<size_t>(2 * v_), UINT64_MAX);
-    if (synthetic_ && arrival_prob_ > 0 && dests_.sends(p)) port.next_arrival = 0;
+    if (synthetic_ && arrival_prob_ > 0 && p < nacc_ && dests_.sends(p)) port.next_arrival = 0;
   }
-  result_.ports.resize(ports);
+  result_.ports.resize(static_cast<size_t>(n_));
   if (synthetic_ && window_begin_ == 0) advance_phase(0);
 }
 
@@ -113,10 +121,7 @@ void AcceleratorEndpoints::tick(uint64_t t) {
     while (!port.pipeline.empty() && port.pipeline.front().first <= t) {
       const uint32_t h = port.pipeline.pop().second;
       --port.completer_busy;
-      const int lane = lane_of(1, msgs_[h].vc);
-      port.tx[static_cast<size_t>(lane)].queue.push(h);
-      port.lanes_pending |= 1U << lane;
-      ++port.tx_work;
+      enqueue(p, lane_of(1, msgs_[h].vc), h);
     }
     if (port.next_arrival == t) generate(p, t);
     if (!port.transfers.empty()) issue(p, t);

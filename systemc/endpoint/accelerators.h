@@ -6,6 +6,7 @@
 // Plain C++, driven one cycle at a time like the switch; cycle rules in doc/transactions.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <stdexcept>
@@ -64,7 +65,9 @@ class AcceleratorEndpoints {
 
   // With a workload: synthetic transfers under the open-loop measurement protocol. Without
   // (`workload` null): transfers come only from submit() and the run never ends by itself.
-  AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, int ports, std::vector<int> route,
+  // `ports` accelerators are followed by `units` reduction-engine units (ids ports .. ports+units-1,
+  // attached to the switch like ports; doc/reduction.md); `route` covers both.
+  AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, int ports, int units, std::vector<int> route,
                        const TxnWorkload* workload, const traffic::TrafficParams& pattern,
                        const traffic::MeasureParams& measure, double link_bytes_per_cycle, uint64_t watchdog_cycles);
 
@@ -79,8 +82,20 @@ class AcceleratorEndpoints {
   // Transfers submitted and not yet completed.
   uint64_t transfers_in_flight() const { return transfers_in_flight_; }
   void set_observer(TxnObserver* o) { observer_ = o; }
+  TxnObserver* observer() const { return observer_; }
 
   const tl::AddressMap& address_map() const { return map_; }
+  // The multicast group table (reduction engine): define_group() takes a free entry for these
+  // accelerators (distinct, at least one) and returns its id; throws std::invalid_argument when the
+  // members are bad or the table (reduce.groups) is full. The group's window is
+  // address_map().group_base(id).
+  int define_group(const std::vector<int>& members);
+  void release_group(int g);
+  const std::vector<uint16_t>& group_members(int g) const { return groups_.at(static_cast<size_t>(g)); }
+  int accelerators() const { return nacc_; }
+  int engine_units() const { return n_ - nacc_; }
+  // The engine unit that serves accelerator p's multicast requests (an endpoint id), or -1.
+  int unit_of(int p) const { return n_ > nacc_ ? nacc_ + p % (n_ - nacc_) : -1; }
   tl::SparseMemory& memory(int port) { return ports_[port].memory; }
   const TxnResult& result() const { return result_; }
   const core::CreditPool& source_credits(int port) const { return ports_[port].credits; }
@@ -90,7 +105,9 @@ class AcceleratorEndpoints {
   uint64_t flits_waiting() const;  // flits of packets formed but not yet sent
   uint64_t tags_in_use() const;    // requests issued and not yet answered, all initiators
   size_t messages_in_use() const { return msgs_.in_use(); }
-  int ports() const { return n_; }
+  // Requests the reduction engine has sent to group members and not yet had answered.
+  uint64_t member_requests_in_flight() const { return member_in_flight_; }
+  int ports() const { return n_; }  // accelerators and engine units
   int lanes() const { return 2 * v_; }
   std::string dump_state(uint64_t t) const;
 
@@ -140,6 +157,20 @@ class AcceleratorEndpoints {
     Ring<std::pair<uint64_t, uint32_t>> pipeline;  // (ready cycle, response message)
     uint64_t backlog_bytes = 0;
   };
+  // One multicast operation in flight at an engine unit: the request it serves (which becomes
+  // its response), the member responses still due and, for a load-reduce, the accumulator.
+  struct Context {
+    uint32_t req = tl::kNoMessage;
+    uint16_t members = 0, received = 0;
+    tl::Status status = tl::Status::kOkay;
+    uint64_t started = 0, alu_done = 0;
+    std::array<uint8_t, tl::kRedAccBytes> acc{};
+  };
+  struct EngineUnit {
+    std::vector<Context> ctx;
+    std::vector<uint16_t> free_ctx;
+    uint64_t alu_free_at = 0, last_ready = 0;
+  };
 
   // accel_initiator.cpp
   void generate(int p, uint64_t t);
@@ -155,6 +186,17 @@ class AcceleratorEndpoints {
   void transmit(int p, uint64_t t);
   bool form_bundle(int p, int lane, uint64_t t);
   void send_flit(int p, int lane, uint64_t t);
+  // reduce_engine.cpp
+  void engine_accept(int p, uint32_t h, uint64_t t);
+  void engine_gathered(int p, uint32_t h, uint64_t t);
+  void engine_respond(int p, uint32_t h, uint64_t ready);
+  // Queues message h on lane `lane` of port p's transmitter.
+  void enqueue(int p, int lane, uint32_t h) {
+    Port& port = ports_[p];
+    port.tx[static_cast<size_t>(lane)].queue.push(h);
+    port.lanes_pending |= 1U << lane;
+    ++port.tx_work;
+  }
   // accel_phase.cpp
   void advance_phase(uint64_t t);
   void check_progress(uint64_t t);
@@ -166,6 +208,7 @@ class AcceleratorEndpoints {
 
   AccelParams ap_;
   int n_, v_;
+  int nacc_;  // accelerators; ports nacc_ .. n_-1 are engine units
   std::vector<int> route_;
   tl::AddressMap map_;
   bool synthetic_;
@@ -179,6 +222,8 @@ class AcceleratorEndpoints {
   int max_packet_msgs_[2] = {0, 0};  // messages a packet of each class may carry
   uint64_t watchdog_ = 0, last_progress_ = 0;
   std::vector<Port> ports_;
+  std::vector<EngineUnit> units_;
+  std::vector<std::vector<uint16_t>> groups_;  // multicast group table: members, empty = free
   std::vector<core::Link*> to_switch_, from_switch_;
   tl::MessagePool msgs_;
   std::vector<Bundle> bundles_;  // growing may move them: no Bundle& across new_bundle()
@@ -187,6 +232,7 @@ class AcceleratorEndpoints {
   std::vector<uint32_t> free_transfers_;
   uint64_t transfers_in_flight_ = 0, measured_outstanding_ = 0, backlog_total_ = 0;
   uint64_t window_begin_ = 0, window_end_ = 0;
+  uint64_t member_in_flight_ = 0;
   Phase phase_;
   bool stop_requested_ = false;
   TxnObserver* observer_ = nullptr;

@@ -20,6 +20,15 @@ class Ring {
     buf_[(head_ + count_) & (buf_.size() - 1)] = v;
     ++count_;
   }
+  // Removes and returns element k (0 = front); the elements before it keep their order.
+  T take(size_t k) {
+    const size_t mask = buf_.size() - 1;
+    T v = at(k);
+    for (; k > 0; --k) buf_[(head_ + k) & mask] = buf_[(head_ + k - 1) & mask];
+    head_ = (head_ + 1) & mask;
+    --count_;
+    return v;
+  }
   T pop() {
     T v = buf_[head_];
     head_ = (head_ + 1) & (buf_.size() - 1);

@@ -20,6 +20,9 @@ struct TransferRequest {
   tl::Opcode op = tl::Opcode::kRead;
   tl::AtomicOp aop = tl::AtomicOp::kAdd;
   uint8_t elem_bytes = 8;
+  // Reduce, and a Read of a multicast address (load-reduce): element type and operation.
+  tl::RedType rtype = tl::RedType::kF32;
+  tl::RedOp rop = tl::RedOp::kSum;
   uint64_t addr = 0;
   uint64_t bytes = 0;
   // Write data / atomic operands (bytes long); null = a generated pattern (synthetic traffic).
@@ -30,6 +33,11 @@ struct TransferRequest {
   const uint8_t* byte_enable = nullptr;
   uint32_t byte_enable_len = 0;
   const uint8_t* compare = nullptr;  // CAS compare values (bytes long)
+  // Collectives (a device's own buffers): write data / operands come from the initiator's own
+  // memory at this offset, read as each request is issued (instead of `data`); read data goes to
+  // its own memory at this offset as each response arrives (instead of `result`). kNoOffset = unused.
+  static constexpr uint64_t kNoOffset = UINT64_MAX;
+  uint64_t local_src = kNoOffset, local_dst = kNoOffset;
   TransferClient* client = nullptr;
   uint64_t cookie = 0;
 };

@@ -24,6 +24,21 @@ struct TxnPortResult {
   uint64_t completed_bytes = 0;  // payload of requests answered in the window (as initiator)
   uint64_t served_bytes = 0;     // payload of requests executed in the window (as completer)
   uint64_t backlog_bytes_end = 0;
+  // Whole run: payload bytes of the messages that carry data (write data, operands, read data)
+  // this endpoint sent to the switch and received from it (the traffic-accounting counters).
+  uint64_t tx_payload_bytes = 0, rx_payload_bytes = 0;
+  uint64_t tx_flits = 0;            // whole run: flits sent to the switch
+  uint64_t tx_blocked_cycles = 0;   // whole run: link free, messages waiting, no credits to send any
+};
+
+// The reduction engine, whole run, all units.
+struct ReduceResult {
+  uint64_t stores = 0, load_reduces = 0, reduces = 0;  // multicast operations completed
+  uint64_t rejected = 0;          // answered with an error by the engine itself (no group, type)
+  uint64_t member_requests = 0;   // requests the engine sent to group members
+  uint64_t context_cycles = 0;    // sum over operations of accept -> response ready
+  uint64_t alu_busy_cycles = 0;   // sum over units
+  uint64_t peak_contexts = 0;     // most contexts in use at one unit
 };
 
 struct TxnResult {
@@ -40,6 +55,7 @@ struct TxnResult {
   // Link traffic by message class (0 = requests, 1 = responses), counted over the window.
   std::array<uint64_t, 2> window_flits{}, window_messages{}, window_packets{}, window_payload{};
   uint64_t flits_sent = 0, flits_received = 0;  // whole run, for conservation
+  ReduceResult reduce;
 };
 
 }  // namespace upswitch::endpoint

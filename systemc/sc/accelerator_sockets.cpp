@@ -37,7 +37,7 @@ tlm::tlm_response_status to_tlm_response(tl::Status s) {
 AcceleratorSockets::AcceleratorSockets(const sc_core::sc_module_name& name, sc_core::sc_time period,
                                        TxnEndpointsModule& endpoints)
     : sc_core::sc_module(name), period_(period), eps_(endpoints) {
-  const int n = endpoints.endpoints().ports();
+  const int n = endpoints.endpoints().accelerators();  // engine units have no socket
   sockets_.reserve(static_cast<size_t>(n));
   ports_.resize(static_cast<size_t>(n));
   for (int e = 0; e < n; ++e) {

@@ -54,7 +54,7 @@ void run_systemc(top::TxnFabric& fabric, const std::atomic<bool>* stop_flag, std
   const sc_core::sc_time period = cycle_period(fabric.config().clock_ghz);
   SwitchModule sw("switch", period, fabric.sw());
   TxnEndpointsModule eps("endpoints", period, fabric.endpoints(), /*synthetic=*/true, stop_flag, std::move(on_cycle));
-  for (int p = 0; p < fabric.config().sw.ports; ++p) {
+  for (int p = 0; p < fabric.sw().ports(); ++p) {
     sw.bind(p, fabric.uplink(p), fabric.downlink(p));
     eps.bind(p, fabric.uplink(p), fabric.downlink(p));
   }

@@ -32,7 +32,7 @@ TxnSystem::TxnSystem(const sc_core::sc_module_name& name, top::TxnFabric& fabric
       sw_("switch", period_, fabric.sw()),
       eps_("endpoints", period_, fabric.endpoints(), /*synthetic=*/false, stop_flag),
       sockets_("accelerators", period_, eps_) {
-  for (int p = 0; p < fabric.config().sw.ports; ++p) {
+  for (int p = 0; p < fabric.sw().ports(); ++p) {  // accelerators, then the reduction engine's units
     sw_.bind(p, fabric.uplink(p), fabric.downlink(p));
     eps_.bind(p, fabric.uplink(p), fabric.downlink(p));
   }

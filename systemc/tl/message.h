@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tl/ops.h"
+#include "tl/reduce_alu.h"
 
 namespace upswitch::tl {
 
@@ -23,6 +24,9 @@ struct Message {
   Status status = Status::kOkay;
   bool response = false;
   bool compressed = false;  // header sent in the compressed format (facts §1.6)
+  bool mc = false;          // addressed to a multicast group: served by the switch's reduction engine
+  RedType rtype = RedType::kF32;  // kReduce, and a Read of a multicast address (load-reduce)
+  RedOp rop = RedOp::kSum;
   uint8_t vc = 0;           // VC within its message class (the request's VC; the response keeps it)
   uint16_t src = 0;         // initiator endpoint id
   uint16_t dst = 0;         // completer endpoint id
@@ -42,7 +46,9 @@ struct Message {
     aop = AtomicOp::kAdd;
     elem_bytes = 8;
     status = Status::kOkay;
-    response = compressed = false;
+    response = compressed = mc = false;
+    rtype = RedType::kF32;
+    rop = RedOp::kSum;
     vc = 0;
     src = dst = tag = len = 0;
     addr = issued = executed = 0;

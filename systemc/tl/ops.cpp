@@ -5,7 +5,7 @@
 namespace upswitch::tl {
 namespace {
 
-const char* const kOpcodeNames[kOpcodes] = {"read", "write", "writefull", "atomic_r", "atomic_nr"};
+const char* const kOpcodeNames[kOpcodes] = {"read", "write", "writefull", "atomic_r", "atomic_nr", "reduce"};
 const char* const kAtomicNames[kAtomicOps] = {"add",  "and",  "or",   "xor", "min_s", "max_s",
                                               "min_u", "max_u", "swap", "cas", "fadd"};
 const char* const kStatusNames[kStatuses] = {"okay",       "decode_error", "unsupported",

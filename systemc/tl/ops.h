@@ -12,8 +12,15 @@ enum class Opcode : uint8_t {
   kWriteFull,  // 0x29: all bytes enabled, 64 B aligned, a multiple of 64 B, no byte-enable half-flit
   kAtomicR,    // 0x30: returns the old values (read-response channel)
   kAtomicNR,   // 0x32: status only (write-response channel)
+  // A reduction applied at the target (NVLS multimem.red, facts §2.4): mem = op(mem, operand)
+  // element by element, in the message's reduction type; status only. Not a UALink 1.0 command:
+  // the reduction engine issues it to every member of a multicast group, and a user may send it
+  // to one target.
+  kReduce,
 };
-constexpr int kOpcodes = 5;
+constexpr int kOpcodes = 6;
+// The operations of the default point-to-point table (kReduce is asked for by name).
+constexpr int kPointOpcodes = 5;
 
 // Atomic operations on 4 B or 8 B elements (OpType; the UALink encodings are not public, facts
 // §1.4, so this is the usual GPU/NVSHMEM set).

@@ -6,6 +6,7 @@ namespace upswitch::tl {
 
 bool compressible(const Message& m) {
   if (m.op != Opcode::kRead && m.op != Opcode::kWrite && m.op != Opcode::kWriteFull) return false;
+  if (m.op == Opcode::kRead && m.mc) return false;  // a load-reduce names its type and operation
   return m.addr % 64 == 0 && m.len % 64 == 0;
 }
 
@@ -26,6 +27,7 @@ int data_halves(const Message& m) {
     case Opcode::kWriteFull: return 2 * data_beats(m.addr, m.len);
     case Opcode::kAtomicR:
     case Opcode::kAtomicNR: return 3;
+    case Opcode::kReduce: return 2 * data_beats(m.addr, m.len);
   }
   return 0;
 }

@@ -6,7 +6,9 @@
 //            an address-cache hit); response: uncompressed 2, compressed 1 (status OKAY only).
 // Data half-flits: a 64 B beat is 2; a Write adds one 32 B byte-enable half-flit (WriteFull
 // none); an atomic carries 2 operand half-flits + 1 byte-enable half-flit; a read response
-// carries its beats, an AtomicR response one beat; other responses none.
+// carries its beats, an AtomicR response one beat; other responses none. A Reduce carries its
+// operand beats and no byte-enable half-flit (whole elements only) and takes an uncompressed
+// header, as does a load-reduce (a Read of a multicast address), which names type and operation.
 #pragma once
 
 #include "tl/message.h"

@@ -26,6 +26,16 @@ Status check_atomic(const Message& m) {
   return Status::kOkay;
 }
 
+// A reduction (a Reduce, or a load-reduce): whole, aligned elements; every byte enabled. Whether
+// the type supports the operation is the executing unit's decision (kUnsupported from there).
+Status check_reduction(const Message& m) {
+  const int e = red_type_bytes(m.rtype);
+  if (m.addr % static_cast<uint64_t>(e)) return Status::kMisaligned;
+  if (m.len % e) return Status::kBadLength;
+  if (m.op == Opcode::kReduce && (enables_outside(m) || !m.all_enabled())) return Status::kBadByteEnable;
+  return Status::kOkay;
+}
+
 }  // namespace
 
 Status check_request(const Message& m) {
@@ -34,7 +44,7 @@ Status check_request(const Message& m) {
   if (m.addr % kMaxRequestBytes + m.len > kMaxRequestBytes) return Status::kBadLength;
   switch (m.op) {
     case Opcode::kRead:
-      return Status::kOkay;
+      return m.mc ? check_reduction(m) : Status::kOkay;
     case Opcode::kWrite:
       return enables_outside(m) ? Status::kBadByteEnable : Status::kOkay;
     case Opcode::kWriteFull:
@@ -45,6 +55,8 @@ Status check_request(const Message& m) {
     case Opcode::kAtomicR:
     case Opcode::kAtomicNR:
       return check_atomic(m);
+    case Opcode::kReduce:
+      return check_reduction(m);
   }
   return Status::kBadLength;
 }

@@ -4,8 +4,10 @@
 // that stay within 16 MiB (a workload's footprint) cost two array lookups and no hashing.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 
@@ -43,6 +45,25 @@ class SparseMemory {
     return (p ? p->data() : zeros.data()) + addr % kPageBytes;
   }
   size_t pages() const { return pages_; }
+  // Copies of any length, across pages (host-side access: collectives, tests).
+  void read(uint64_t addr, uint8_t* out, uint64_t len) const {
+    while (len) {
+      const uint64_t n = std::min(len, kPageBytes - addr % kPageBytes);
+      std::memcpy(out, peek(addr), n);
+      addr += n;
+      out += n;
+      len -= n;
+    }
+  }
+  void write(uint64_t addr, const uint8_t* in, uint64_t len) {
+    while (len) {
+      const uint64_t n = std::min(len, kPageBytes - addr % kPageBytes);
+      std::memcpy(bytes(addr), in, n);
+      addr += n;
+      in += n;
+      len -= n;
+    }
+  }
 
  private:
   using Page = std::array<uint8_t, kPageBytes>;

@@ -80,7 +80,7 @@ constexpr int kNsDigits = 2, kGbDigits = 3, kEffDigits = 4;
 std::vector<P2pPoint> p2p_points(const std::vector<tl::Opcode>& ops_in, uint64_t max_bytes, tl::AtomicOp aop) {
   std::vector<tl::Opcode> ops = ops_in;
   if (ops.empty())
-    for (int i = 0; i < tl::kOpcodes; ++i) ops.push_back(static_cast<tl::Opcode>(i));
+    for (int i = 0; i < tl::kPointOpcodes; ++i) ops.push_back(static_cast<tl::Opcode>(i));
   std::vector<P2pPoint> pts;
   for (tl::Opcode op : ops) {
     if (tl::is_atomic(op)) {
@@ -314,7 +314,7 @@ nlohmann::ordered_json p2p_json(const P2pTable& t) {
   json ops = json::array();
   std::vector<tl::Opcode> list = t.opt.ops;
   if (list.empty())
-    for (int i = 0; i < tl::kOpcodes; ++i) list.push_back(static_cast<tl::Opcode>(i));
+    for (int i = 0; i < tl::kPointOpcodes; ++i) list.push_back(static_cast<tl::Opcode>(i));
   for (tl::Opcode op : list) ops.push_back(tl::opcode_name(op));
   meta["ops"] = ops;
   meta["max_bytes"] = t.opt.max_bytes;

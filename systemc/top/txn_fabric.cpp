@@ -23,20 +23,30 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   if (cfg_.sw.classes != 2 || cfg_.sw.queueing == core::Queueing::kFifo)
     throw std::logic_error("TxnFabric: the configuration must be validated with traffic.kind = transactions");
   const int n = cfg_.sw.ports;
+  // The reduction engine's units sit behind extra crossbar ports, on internal links of one flit
+  // per cycle and one cycle each way (doc/reduction.md). Synthetic mixes never address a
+  // multicast window, so their fabrics are built without them.
+  const endpoint::ReduceParams& rp = cfg_.accel.reduce;
+  const int units = synthetic || !rp.enable ? 0 : rp.units == 0 ? n : rp.units;
   const auto lat = static_cast<uint32_t>(cfg_.link_latency_cycles);
   const auto cred = static_cast<uint32_t>(cfg_.credit_delay_cycles);
   const double rate = cfg_.link_flits_per_cycle();
-  for (int p = 0; p < n; ++p) {
-    up_.push_back(std::make_unique<core::Link>(lat, cred, rate));
-    down_.push_back(std::make_unique<core::Link>(lat, cred, rate));
+  for (int p = 0; p < n + units; ++p) {
+    const bool unit = p >= n;
+    up_.push_back(std::make_unique<core::Link>(unit ? 1 : lat, unit ? 1 : cred, unit ? 1.0 : rate));
+    down_.push_back(std::make_unique<core::Link>(unit ? 1 : lat, unit ? 1 : cred, unit ? 1.0 : rate));
   }
-  switch_ = std::make_unique<core::SwitchCore>(cfg_.sw, cfg_.endpoint_rx);
-  std::vector<int> route(n);
-  for (int d = 0; d < n; ++d) route[d] = switch_->output_port(static_cast<uint32_t>(d));
+  core::SwitchParams sp = cfg_.sw;
+  sp.ports = n + units;
+  if (units && !sp.routing_table.empty())
+    for (int u = 0; u < units; ++u) sp.routing_table.push_back(n + u);
+  switch_ = std::make_unique<core::SwitchCore>(sp, cfg_.endpoint_rx);
+  std::vector<int> route(n + units);
+  for (int d = 0; d < n + units; ++d) route[d] = switch_->output_port(static_cast<uint32_t>(d));
   endpoints_ = std::make_unique<endpoint::AcceleratorEndpoints>(
-      cfg_.accel, txn_lanes(cfg_), n, route, synthetic ? &cfg_.txn : nullptr, cfg_.traffic, cfg_.measure,
+      cfg_.accel, txn_lanes(cfg_), n, units, route, synthetic ? &cfg_.txn : nullptr, cfg_.traffic, cfg_.measure,
       cfg_.flit_bytes * rate, cfg_.sw.watchdog_cycles);
-  for (int p = 0; p < n; ++p) {
+  for (int p = 0; p < n + units; ++p) {
     switch_->connect(p, up_[p].get(), down_[p].get());
     endpoints_->connect(p, up_[p].get(), down_[p].get());
   }
@@ -59,18 +69,20 @@ void TxnFabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
   ++now_;
 }
 
-bool TxnFabric::run_until_idle(uint64_t max_cycles) {
+bool TxnFabric::run_until_idle(uint64_t max_cycles, CycleHook* hook) {
   const uint64_t limit = max_cycles > UINT64_MAX - now_ ? UINT64_MAX : now_ + max_cycles;
   const uint64_t check = cfg_.check_interval_cycles;
   uint64_t next_check = now_ + check;
   while (now_ < limit) {
+    if (hook) hook->before_cycle(now_);
     switch_->tick(now_);
     endpoints_->tick(now_);
     if (check && now_ >= next_check) {
       require_txn_conservation(*this);
       next_check = now_ + check;
     }
-    const uint64_t next = std::min(switch_->next_activity(now_), endpoints_->next_activity(now_));
+    uint64_t next = std::min(switch_->next_activity(now_), endpoints_->next_activity(now_));
+    if (hook) next = std::min(next, hook->next_activity(now_));
     if (next == UINT64_MAX) {
       ++now_;
       return true;
@@ -93,7 +105,7 @@ std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
   std::vector<std::string> bad;
   const config::Config& cfg = f.config();
   const endpoint::AcceleratorEndpoints& e = f.endpoints();
-  const int n = cfg.sw.ports;
+  const int n = f.sw().ports();  // accelerators and engine units
   const auto in_capacity = static_cast<uint64_t>(cfg.sw.buffer_flits());
   const uint64_t out_capacity = static_cast<uint64_t>(cfg.sw.lanes()) * cfg.endpoint_rx.vc_flits +
                                 static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
@@ -117,16 +129,17 @@ std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
   if (r.requests_issued != r.requests_answered + e.tags_in_use())
     bad.push_back("requests: issued " + std::to_string(r.requests_issued) + " != answered " +
                   std::to_string(r.requests_answered) + " + outstanding " + std::to_string(e.tags_in_use()));
-  if (e.messages_in_use() != e.tags_in_use())
+  if (e.messages_in_use() != e.tags_in_use() + e.member_requests_in_flight())
     bad.push_back("messages: " + std::to_string(e.messages_in_use()) + " alive for " + std::to_string(e.tags_in_use()) +
-                  " outstanding requests");
+                  " outstanding requests and " + std::to_string(e.member_requests_in_flight()) +
+                  " reduction-engine member requests");
   return bad;
 }
 
 std::vector<std::string> check_txn_drained(const TxnFabric& f) {
   std::vector<std::string> bad = check_txn_conservation(f);
   const endpoint::AcceleratorEndpoints& e = f.endpoints();
-  for (int p = 0; p < f.config().sw.ports; ++p) {
+  for (int p = 0; p < f.sw().ports(); ++p) {
     const core::CreditPool& s = e.source_credits(p);
     if (s.total() != s.capacity())
       bad.push_back("endpoint " + std::to_string(p) + ": " + std::to_string(s.total()) + " of " +
@@ -146,6 +159,8 @@ std::vector<std::string> check_txn_drained(const TxnFabric& f) {
   }
   if (e.transfers_in_flight() != 0) bad.push_back(std::to_string(e.transfers_in_flight()) + " transfers still in flight");
   if (e.tags_in_use() != 0) bad.push_back(std::to_string(e.tags_in_use()) + " requests still unanswered");
+  if (e.member_requests_in_flight() != 0)
+    bad.push_back(std::to_string(e.member_requests_in_flight()) + " reduction-engine member requests still unanswered");
   return bad;
 }
 

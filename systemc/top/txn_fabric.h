@@ -18,6 +18,15 @@
 
 namespace upswitch::top {
 
+// A driver's hook into the plain run loop (the collective layer): called at the start of every
+// simulated cycle, before the switch and the endpoints tick, and asked when it next has work.
+class CycleHook {
+ public:
+  virtual ~CycleHook() = default;
+  virtual void before_cycle(uint64_t t) = 0;
+  virtual uint64_t next_activity(uint64_t t) const = 0;  // UINT64_MAX = nothing pending
+};
+
 class TxnFabric {
  public:
   // `synthetic`: the endpoints generate cfg.txn's workload under the measurement protocol and the
@@ -38,7 +47,7 @@ class TxnFabric {
   void run_plain(const std::function<void(uint64_t)>& on_cycle = {});
   // External transfers: simulates from the next unsimulated cycle until every submitted transfer
   // has completed (or `max_cycles` more cycles passed: returns false). Returns true when idle.
-  bool run_until_idle(uint64_t max_cycles = UINT64_MAX);
+  bool run_until_idle(uint64_t max_cycles = UINT64_MAX, CycleHook* hook = nullptr);
   // The next cycle the plain driver will simulate (submit() transfers at this cycle or later).
   uint64_t now() const { return now_; }
 

@@ -77,7 +77,9 @@ TEST(TxnErrors, EveryBadRequestGetsItsStatusAndTheRunGoesOn) {
     Status want;
   };
   const Bad bad[] = {
-      {Opcode::kRead, map.window_base(8), 64, tl::AtomicOp::kAdd, nullptr, 0, Status::kDecodeError},       // no window
+      {Opcode::kRead, map.group_base(map.groups), 64, tl::AtomicOp::kAdd, nullptr, 0, Status::kDecodeError},  // no window
+      // A multicast window with no group defined: the reduction engine answers (in the fabric).
+      {Opcode::kRead, map.group_base(0), 64, tl::AtomicOp::kAdd, nullptr, 0, Status::kDecodeError},
       {Opcode::kRead, map.window_base(3) + 65536, 64, tl::AtomicOp::kAdd, nullptr, 0, Status::kDecodeError},  // no memory
       {Opcode::kAtomicR, map.window_base(3), 8, tl::AtomicOp::kFAdd, nullptr, 0, Status::kUnsupported},
       {Opcode::kRead, map.window_base(3) + 2, 8, tl::AtomicOp::kAdd, nullptr, 0, Status::kMisaligned},

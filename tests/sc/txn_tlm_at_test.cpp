@@ -178,7 +178,7 @@ class AtUser : public sc_core::sc_module {
 
     // Errors: statuses through BEGIN_RESP, or TLM_COMPLETED at once for what the switch cannot carry.
     uint64_t junk = 0;
-    set_payload(gp, tlm::TLM_READ_COMMAND, map.window_base(map.endpoints), &junk, 8);
+    set_payload(gp, tlm::TLM_READ_COMMAND, map.group_base(map.groups), &junk, 8);
     const uint64_t call = sc_time_stamp().value(), p = period_.value();
     took = at(gp, End::kFwAtOnce, "read outside every window");
     EXPECT_EQ(gp.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);

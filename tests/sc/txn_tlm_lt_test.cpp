@@ -173,7 +173,7 @@ class LtUser : public sc_core::sc_module {
     std::array<uint64_t, 64> buf{};
 
     // Addresses.
-    set_payload(gp, tlm::TLM_READ_COMMAND, map.window_base(map.endpoints), buf.data(), 8);
+    set_payload(gp, tlm::TLM_READ_COMMAND, map.group_base(map.groups), buf.data(), 8);
     lt(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, When::kEntry, "read outside every window");
     set_payload(gp, tlm::TLM_READ_COMMAND, memory_end, buf.data(), 8);
     lt(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, When::kRoundTrip, "read beyond accel.memory_bytes");
@@ -260,7 +260,7 @@ class LtUser : public sc_core::sc_module {
     gp.clear_extension(&cas_nocmp);
     set_payload(gp, tlm::TLM_IGNORE_COMMAND, base + 0x40, buf.data(), 8);
     lt(gp, tlm::TLM_OK_RESPONSE, When::kAtOnce, "ignore command in a window");
-    set_payload(gp, tlm::TLM_IGNORE_COMMAND, map.window_base(map.endpoints), buf.data(), 8);
+    set_payload(gp, tlm::TLM_IGNORE_COMMAND, map.group_base(map.groups), buf.data(), 8);
     lt(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, When::kAtOnce, "ignore command outside every window");
   }
 
@@ -270,7 +270,7 @@ class LtUser : public sc_core::sc_module {
     tlm::tlm_generic_payload gp;
     std::array<uint8_t, 16> buf{};
     // DMI: refused, for the whole address space, for any address.
-    for (uint64_t addr : {base, map.window_base(map.endpoints)}) {
+    for (uint64_t addr : {base, map.group_base(map.groups)}) {
       set_payload(gp, tlm::TLM_READ_COMMAND, addr, buf.data(), 8);
       tlm::tlm_dmi dmi;
       EXPECT_FALSE(socket->get_direct_mem_ptr(gp, dmi));
@@ -291,7 +291,7 @@ class LtUser : public sc_core::sc_module {
     EXPECT_EQ(got, buf);
     set_payload(gp, tlm::TLM_READ_COMMAND, base + map.memory - 8, got.data(), 16);
     EXPECT_EQ(socket->transport_dbg(gp), 8u) << "only the backed part";
-    set_payload(gp, tlm::TLM_READ_COMMAND, map.window_base(map.endpoints), got.data(), 16);
+    set_payload(gp, tlm::TLM_READ_COMMAND, map.group_base(map.groups), got.data(), 16);
     EXPECT_EQ(socket->transport_dbg(gp), 0u);
     EXPECT_EQ(gp.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_EQ(sc_time_stamp(), start) << "DMI and debug transport take no simulated time";

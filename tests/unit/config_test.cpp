@@ -259,7 +259,12 @@ TEST(ConfigTxn, CrossChecksNameTheKeys) {
   set_param(c, "txn.footprint_bytes", "131072");
   EXPECT_EQ(error_of([&] { validate(c); }), "txn.footprint_bytes = 131072: expected at most accel.memory_bytes = 65536");
   c = txn_config();
-  set_param(c, "accel.window_bytes", "1125899906842624");  // 2^50: 129 windows overflow 2^57
+  set_param(c, "reduce.groups", "1");
+  set_param(c, "accel.window_bytes", "1125899906842624");  // 2^50: 64 groups after 72 windows overflow 2^57
+  EXPECT_NO_THROW(validate(c));                             // 73 x 2^50 fits
+  set_param(c, "reduce.groups", "64");
+  EXPECT_NE(error_of([&] { validate(c); }).find("reduce.groups = 64: the multicast windows end at"), std::string::npos);
+  set_param(c, "reduce.enable", "false");  // no engine, no multicast windows: 129 windows overflow 2^57
   EXPECT_NO_THROW(validate(c));                             // 72 x 2^50 fits
   set_param(c, "switch.ports", "129");
   EXPECT_NE(error_of([&] { validate(c); }).find("accel.window_base + switch.ports x accel.window_bytes"),
