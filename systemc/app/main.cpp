@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "app/coll_command.h"
 #include "app/p2p_command.h"
 #include "app/run_command.h"
 #include "config/config.h"
@@ -59,6 +60,7 @@ int sc_main(int argc, char* argv[]) {
   keys_cmd->add_flag("--markdown", markdown, "Print the Markdown reference (doc/config.md)");
   CLI::App* presets_cmd = app.add_subcommand("presets", "List the presets");
   upswitch::app::add_p2p_command(app);
+  upswitch::app::add_coll_command(app);
 #ifdef UPSWITCH_HAVE_COSIM
   upswitch::cosim::add_cosim_command(app);
 #endif

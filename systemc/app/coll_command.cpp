@@ -1,0 +1,203 @@
+#include "app/coll_command.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "app/resolve_config.h"
+#include "app/run_command.h"
+#include "config/config.h"
+#include "core/deadlock_error.h"
+#include "top/coll_table.h"
+#include "top/report.h"
+
+namespace upswitch::app {
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+[[noreturn]] void bad(const std::string& what) { throw config::ConfigError(what); }
+
+// nccl-tests sizes: a number with an optional K, M or G suffix (powers of 1024).
+uint64_t parse_size(const char* option, const std::string& text) {
+  size_t pos = 0;
+  uint64_t v = 0;
+  try {
+    if (text.empty() || text[0] == '-') throw std::invalid_argument("");
+    v = std::stoull(text, &pos);
+  } catch (const std::exception&) {
+    bad(std::string(option) + " '" + text + "': expected a byte count such as 8, 256K, 64M or 1G");
+  }
+  const std::string suffix = text.substr(pos);
+  int shift = 0;
+  if (suffix == "K" || suffix == "k") shift = 10;
+  else if (suffix == "M" || suffix == "m") shift = 20;
+  else if (suffix == "G" || suffix == "g") shift = 30;
+  else if (!suffix.empty()) bad(std::string(option) + " '" + text + "': expected a byte count such as 8, 256K, 64M or 1G");
+  if (v > (uint64_t{1} << 40) >> shift) bad(std::string(option) + " '" + text + "': expected at most 1T");
+  return v << shift;
+}
+
+top::CollTableOptions table_options(const CollCliOptions& o) {
+  top::CollTableOptions t;
+  t.colls.clear();
+  if (o.colls == "all") {
+    for (int c = 0; c < coll::kCollectives; ++c) t.colls.push_back(static_cast<coll::Collective>(c));
+  } else {
+    for (const std::string& s : split_list(o.colls)) {
+      coll::Collective c;
+      if (!coll::parse_collective(s, c))
+        bad("--coll '" + o.colls + "': expected all or a comma-separated list of all_reduce, reduce_scatter, all_gather, "
+            "broadcast, all_to_all");
+      t.colls.push_back(c);
+    }
+  }
+  if (o.algos != "all")
+    for (const std::string& s : split_list(o.algos)) {
+      coll::Algorithm a;
+      if (!coll::parse_algorithm(s, a))
+        bad("--algo '" + o.algos + "': expected all or a comma-separated list of ring, oneshot, switch");
+      t.algos.push_back(a);
+    }
+  t.group_sizes.clear();
+  for (const std::string& s : split_list(o.ranks)) {
+    int n = 0;
+    try {
+      size_t pos = 0;
+      n = std::stoi(s, &pos);
+      if (pos != s.size()) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      bad("--ranks '" + o.ranks + "': expected a comma-separated list of group sizes such as 2,8,72");
+    }
+    t.group_sizes.push_back(n);
+  }
+  if (!tl::parse_red_type(o.type.c_str(), t.type))
+    bad("--type '" + o.type + "': expected f32, f16, bf16, f64, s32, s64, u32 or u64");
+  if (!tl::parse_red_op(o.op.c_str(), t.op)) bad("--op '" + o.op + "': expected sum, min, max, and, or or xor");
+  t.min_bytes = parse_size("--min-bytes", o.min_bytes);
+  t.max_bytes = parse_size("--max-bytes", o.max_bytes);
+  t.slice_bytes = o.slice_bytes == "auto" ? 0 : parse_size("--slice-bytes", o.slice_bytes);
+  t.step_factor = o.step_factor;
+  t.root = o.root;
+  t.check = !o.no_check;
+  t.jobs = std::max(1, o.jobs);
+  return t;
+}
+
+}  // namespace
+
+CLI::App* add_coll_command(CLI::App& app) {
+  auto opt = std::make_shared<CollCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "coll", "Collective table like nccl-tests: time, algorithm and bus bandwidth per collective, algorithm, group and size");
+  cmd->add_option("--config", opt->config_file, "YAML configuration file");
+  cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
+  cmd->add_option("--set", opt->sets, "Override a key: --set reduce.contexts=64 (repeatable)")->take_all();
+  cmd->add_option("--out", opt->out_dir, "Write coll.csv and coll.json here");
+  cmd->add_option("--coll", opt->colls,
+                  "all, or a comma-separated list of all_reduce (default), reduce_scatter, all_gather, broadcast, all_to_all");
+  cmd->add_option("--algo", opt->algos, "all (default), or a comma-separated list of ring, oneshot, switch");
+  cmd->add_option("--ranks", opt->ranks, "Group sizes, comma-separated (ranks 0 .. n-1; default 8)");
+  cmd->add_option("--type", opt->type, "Element type: f32 (default), f16, bf16, f64, s32, s64, u32, u64");
+  cmd->add_option("--op", opt->op, "Reduction: sum (default), min, max, and, or, xor");
+  cmd->add_option("--min-bytes,-b", opt->min_bytes, "Smallest size, nccl-tests' -b (default 8)");
+  cmd->add_option("--max-bytes,-e", opt->max_bytes, "Largest size, nccl-tests' -e (default 64M)");
+  cmd->add_option("--step-factor,-f", opt->step_factor, "Size multiplier between rows, nccl-tests' -f (default 2)");
+  cmd->add_option("--slice-bytes", opt->slice_bytes, "Pipelining slice: auto (default: ring 64K, switch 8K) or a size");
+  cmd->add_option("--root", opt->root, "Broadcast root, a rank index (default 0)");
+  cmd->add_flag("--no-check", opt->no_check, "Skip comparing the results with the host reference");
+  cmd->add_option("--jobs", opt->jobs, "Points measured in parallel threads (default 2; the table is the same for any value)");
+  cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
+  cmd->callback([opt]() {
+    const int status = coll_command(*opt);
+    std::fflush(stdout);
+    std::exit(status);
+  });
+  return cmd;
+}
+
+int coll_command(const CollCliOptions& opt) {
+  namespace fs = std::filesystem;
+  config::Config cfg;
+  top::CollTableOptions topt;
+  try {
+    RunOptions ro;
+    ro.config_file = opt.config_file;
+    ro.preset = opt.preset;
+    ro.sets = opt.sets;
+    ro.sets.push_back("traffic.kind=transactions");  // collectives are transactions
+    cfg = resolve_config(ro);
+    topt = table_options(opt);
+    top::check_coll_inputs(cfg, topt);
+    if (!opt.out_dir.empty()) {
+      std::error_code ec;
+      fs::path p = fs::absolute(opt.out_dir, ec);
+      while (!ec && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
+      if (ec || !fs::is_directory(p, ec) || access(p.c_str(), W_OK | X_OK) != 0)
+        throw config::ConfigError("--out '" + opt.out_dir + "': " +
+                                  (fs::exists(opt.out_dir, ec) ? "not a writable directory" : "cannot create the directory"));
+    }
+  } catch (const config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
+    return 2;
+  }
+
+  top::CollTable table;
+  const bool tty = isatty(2) != 0;
+  try {
+    table = top::measure_coll_table(cfg, topt, [&](size_t done, size_t total) {
+      if (tty) std::fprintf(stderr, "\rcoll: %zu of %zu points", done, total);
+      if (tty && done == total) std::fprintf(stderr, "\n");
+    });
+  } catch (const config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
+    return 2;
+  } catch (const core::DeadlockError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
+    return 3;
+  } catch (const std::logic_error& e) {
+    std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
+    return 4;
+  }
+  int64_t wrong = 0;
+  for (const top::CollRow& r : table.rows) wrong += std::max<int64_t>(0, r.wrong);
+
+  if (!opt.out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(opt.out_dir, ec);
+    if (ec || !fs::is_directory(opt.out_dir)) {
+      std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(opt.out_dir)
+                << "': cannot create the directory\n";
+      return 2;
+    }
+    try {
+      top::write_file_atomic((fs::path(opt.out_dir) / "coll.csv").string(), top::coll_csv(table));
+      top::write_file_atomic((fs::path(opt.out_dir) / "coll.json").string(), top::coll_json(table).dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(opt.out_dir) << "': " << e.what() << "\n";
+      return 2;
+    }
+  }
+  if (!opt.quiet) std::cout << top::coll_text(table);
+  if (wrong > 0) {
+    std::cerr << "upswitch: error: invariant violated: " << wrong << " result elements differ from the host reference\n";
+    return 4;
+  }
+  return 0;
+}
+
+}  // namespace upswitch::app

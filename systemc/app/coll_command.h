@@ -1,0 +1,38 @@
+// `upswitch coll`: the nccl-tests-style collective table (doc/reduction.md). Registered into the
+// CLI by add_coll_command().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace upswitch::app {
+
+struct CollCliOptions {
+  std::string config_file;
+  std::string preset;
+  std::vector<std::string> sets;  // KEY=VALUE
+  std::string out_dir;
+  std::string colls = "all_reduce";
+  std::string algos = "all";
+  std::string ranks = "8";
+  std::string type = "f32";
+  std::string op = "sum";
+  std::string min_bytes = "8", max_bytes = "64M";
+  int step_factor = 2;
+  std::string slice_bytes = "auto";
+  int root = 0;
+  bool no_check = false;
+  int jobs = 2;
+  bool quiet = false;
+};
+
+CLI::App* add_coll_command(CLI::App& app);
+
+// Exit status: 0 ok, 2 bad input (one error line, nothing written), 3 deadlock, 4 invariant
+// violated (including a wrong result element).
+int coll_command(const CollCliOptions& opt);
+
+}  // namespace upswitch::app

@@ -1,0 +1,238 @@
+#include "coll/runner.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace upswitch::coll {
+namespace {
+
+// ready_ codes: what to do, in the top two bits, and a global op or run id below.
+constexpr uint32_t kStartOp = 0, kSendFlag = 1U << 30, kStartRun = 2U << 30, kSubmit = 3U << 30, kKindMask = 3U << 30;
+constexpr uint64_t kFlagCookie = uint64_t{1} << 63;
+const uint8_t kFlagValue[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+
+}  // namespace
+
+CollectiveRunner::CollectiveRunner(top::TxnFabric& f) : f_(f), inner_(f.endpoints().observer()) {
+  f_.endpoints().set_observer(this);
+}
+
+CollectiveRunner::~CollectiveRunner() { f_.endpoints().set_observer(inner_); }
+
+int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start) {
+  endpoint::AcceleratorEndpoints& e = f_.endpoints();
+  const std::string bad = check_spec(spec, e.accelerators());
+  if (!bad.empty()) throw std::invalid_argument("collective: " + bad);
+  if (start < f_.now()) throw std::invalid_argument("collective: start cycle already simulated");
+  CollectiveRun r;
+  r.spec = spec;
+  r.layout = make_layout(spec, next_base_);
+  if (r.layout.end() > f_.config().accel.memory_bytes)
+    throw std::invalid_argument("collective: buffers need " + std::to_string(r.layout.end()) +
+                                " B of each rank's memory; accel.memory_bytes = " +
+                                std::to_string(f_.config().accel.memory_bytes));
+  if (spec.algo == Algorithm::kSwitch) {
+    if (e.engine_units() == 0)
+      throw std::invalid_argument("collective: the switch algorithm needs the reduction engine (reduce.enable)");
+    r.group = e.define_group(spec.ranks);
+  }
+  r.plan = make_plan(spec, r.layout);
+  r.start = start;
+  r.end = start;
+  r.flags_by_rank.assign(spec.ranks.size(), 0);
+  next_base_ = (r.layout.end() + 4095) / 4096 * 4096;
+  const auto id = static_cast<int>(runs_.size());
+  const auto first = static_cast<uint32_t>(ops_.size());
+  first_op_.push_back(first);
+  flag_base_.push_back(flag_waiter_.size());
+  flag_waiter_.resize(flag_waiter_.size() + spec.ranks.size() * static_cast<size_t>(r.layout.flag_count), -1);
+  for (size_t k = 0; k < r.plan.ops.size(); ++k) {
+    const PlanOp& p = r.plan.ops[k];
+    OpState s{id, static_cast<int>(k), (p.after >= 0) + (p.gate >= 0) + (p.wait_flag >= 0)};
+    ops_.push_back(s);
+    successors_.emplace_back();
+  }
+  for (size_t k = 0; k < r.plan.ops.size(); ++k) {
+    const PlanOp& p = r.plan.ops[k];
+    for (int pred : {p.after, p.gate})
+      if (pred >= 0) successors_[first + static_cast<uint32_t>(pred)].push_back(first + static_cast<uint32_t>(k));
+    if (p.wait_flag >= 0)
+      flag_waiter_[flag_base_.back() + static_cast<size_t>(p.rank) * static_cast<size_t>(r.layout.flag_count) +
+                   static_cast<size_t>(p.wait_flag)] = static_cast<int>(first + k);
+  }
+  runs_.push_back(std::move(r));
+  ready_.emplace_back(start, kStartRun | static_cast<uint32_t>(id));
+  ++active_;
+  return id;
+}
+
+uint64_t CollectiveRunner::group_address(int id, uint64_t off) const {
+  return f_.endpoints().address_map().group_base(get(id).group) + off;
+}
+
+bool CollectiveRunner::run(uint64_t max_cycles) {
+  if (!f_.run_until_idle(max_cycles, this)) return false;
+  if (active_ == 0) return true;
+  std::string waiting;
+  for (const CollectiveRun& r : runs_)
+    if (!r.done)
+      waiting += std::string(waiting.empty() ? "" : "; ") + collective_name(r.spec.coll) + "/" +
+                 algorithm_name(r.spec.algo) + ": " + std::to_string(r.ops_done) + " of " +
+                 std::to_string(r.plan.ops.size()) + " transfers done";
+  throw std::logic_error("collective schedule stalled with the fabric idle: " + waiting);
+}
+
+void CollectiveRunner::before_cycle(uint64_t t) {
+  now_ = t;
+  // Entries are appended in event order; those due now run in that order (new ones go after).
+  size_t i = 0;
+  std::vector<std::pair<uint64_t, uint32_t>> due;
+  for (const auto& e : ready_)
+    if (e.first <= t) due.push_back(e);
+  if (due.empty()) return;
+  ready_.erase(std::remove_if(ready_.begin(), ready_.end(), [t](const auto& e) { return e.first <= t; }), ready_.end());
+  for (i = 0; i < due.size(); ++i) {
+    const uint32_t code = due[i].second, id = code & ~kKindMask;
+    if ((code & kKindMask) == kStartRun) {
+      CollectiveRun& r = runs_[id];
+      endpoint::AcceleratorEndpoints& e = f_.endpoints();
+      std::vector<uint8_t> buf;
+      for (const Plan::Copy& c : r.plan.copies) {
+        tl::SparseMemory& m = e.memory(r.spec.ranks[static_cast<size_t>(c.rank)]);
+        buf.resize(c.bytes);
+        m.read(c.from, buf.data(), c.bytes);
+        m.write(c.to, buf.data(), c.bytes);
+      }
+      if (r.plan.ops.empty()) {
+        r.done = true;
+        if (r.group >= 0) e.release_group(r.group);
+        --active_;
+      }
+      for (size_t k = 0; k < r.plan.ops.size(); ++k)
+        if (ops_[first_op_[id] + k].deps == 0) start_op(first_op_[id] + static_cast<uint32_t>(k), t);
+    } else if ((code & kKindMask) == kSendFlag) {
+      const OpState& s = ops_[id];
+      CollectiveRun& r = runs_[static_cast<size_t>(s.run)];
+      const PlanOp& p = r.plan.ops[static_cast<size_t>(s.op)];
+      endpoint::TransferRequest q;
+      q.op = tl::Opcode::kWrite;
+      q.addr = f_.endpoints().address_map().window_base(r.spec.ranks[static_cast<size_t>(p.notify_peer)]) +
+               r.layout.flags + 8 * static_cast<uint64_t>(p.notify_flag);
+      q.bytes = 8;
+      q.data = kFlagValue;
+      q.client = this;
+      q.cookie = kFlagCookie | static_cast<uint64_t>(s.run);
+      f_.endpoints().submit(r.spec.ranks[static_cast<size_t>(p.rank)], q, t);
+      ++r.flags_sent;
+      ++r.flags_by_rank[static_cast<size_t>(p.rank)];
+    } else if ((code & kKindMask) == kSubmit) {
+      submit_op(id, t);
+    } else {
+      start_op(id, t);
+    }
+  }
+}
+
+uint64_t CollectiveRunner::next_activity(uint64_t t) const {
+  uint64_t next = UINT64_MAX;
+  for (const auto& e : ready_) next = std::min(next, std::max(e.first, t + 1));
+  return next;
+}
+
+// A ready op: a ring reduction step first folds its staged slice into its own buffer, which
+// takes the device's memory 3 x bytes / accel.mem_bytes_per_cycle cycles (read both, write one).
+void CollectiveRunner::start_op(uint32_t g, uint64_t t) {
+  const OpState& s = ops_[g];
+  const CollectiveRun& r = runs_[static_cast<size_t>(s.run)];
+  const PlanOp& p = r.plan.ops[static_cast<size_t>(s.op)];
+  if (p.fold_bytes == 0) {
+    submit_op(g, t);
+    return;
+  }
+  tl::SparseMemory& m = f_.endpoints().memory(r.spec.ranks[static_cast<size_t>(p.rank)]);
+  fold_a_.resize(p.fold_bytes);
+  fold_b_.resize(p.fold_bytes);
+  m.read(p.fold_at, fold_a_.data(), p.fold_bytes);
+  m.read(p.fold_from, fold_b_.data(), p.fold_bytes);
+  tl::red_apply(r.spec.type, r.spec.op, fold_a_.data(), fold_b_.data(), static_cast<int>(p.fold_bytes));
+  m.write(p.fold_at, fold_a_.data(), p.fold_bytes);
+  const auto bpc = static_cast<uint64_t>(f_.config().accel.mem_bytes_per_cycle);
+  ready_.emplace_back(t + (3 * p.fold_bytes + bpc - 1) / bpc, kSubmit | g);
+}
+
+void CollectiveRunner::submit_op(uint32_t g, uint64_t t) {
+  const OpState& s = ops_[g];
+  const CollectiveRun& r = runs_[static_cast<size_t>(s.run)];
+  const PlanOp& p = r.plan.ops[static_cast<size_t>(s.op)];
+  if (p.bytes == 0) {
+    complete_op(g, t);
+    return;
+  }
+  const tl::AddressMap& map = f_.endpoints().address_map();
+  endpoint::TransferRequest q;
+  q.op = p.op;
+  q.addr = p.mc ? map.group_base(r.group) + p.remote : map.window_base(r.spec.ranks[static_cast<size_t>(p.peer)]) + p.remote;
+  q.bytes = p.bytes;
+  q.rtype = r.spec.type;
+  q.rop = r.spec.op;
+  if (tl::carries_request_data(p.op))
+    q.local_src = p.local;
+  else
+    q.local_dst = p.local;
+  q.client = this;
+  q.cookie = g;
+  f_.endpoints().submit(r.spec.ranks[static_cast<size_t>(p.rank)], q, t);
+}
+
+void CollectiveRunner::transfer_done(uint64_t cookie, tl::Status status, uint64_t cycle) {
+  if (cookie & kFlagCookie) {
+    CollectiveRun& r = runs_[static_cast<size_t>(cookie & ~kFlagCookie)];
+    if (r.status == tl::Status::kOkay) r.status = status;
+    return;
+  }
+  CollectiveRun& r = runs_[static_cast<size_t>(ops_[cookie].run)];
+  if (r.status == tl::Status::kOkay) r.status = status;
+  complete_op(static_cast<uint32_t>(cookie), cycle);
+}
+
+void CollectiveRunner::complete_op(uint32_t g, uint64_t t) {
+  const OpState& s = ops_[g];
+  CollectiveRun& r = runs_[static_cast<size_t>(s.run)];
+  const PlanOp& p = r.plan.ops[static_cast<size_t>(s.op)];
+  r.end = std::max(r.end, t);
+  if (p.notify_peer >= 0) ready_.emplace_back(t + 1, kSendFlag | g);
+  for (uint32_t next : successors_[g]) satisfy(next, t);
+  if (++r.ops_done == r.plan.ops.size()) {
+    r.done = true;
+    if (r.group >= 0) f_.endpoints().release_group(r.group);
+    --active_;
+  }
+}
+
+void CollectiveRunner::satisfy(uint32_t g, uint64_t t) {
+  if (--ops_[g].deps == 0) ready_.emplace_back(t + 1, kStartOp | g);
+}
+
+void CollectiveRunner::executed(int completer, const tl::Message& m, const uint8_t* before) {
+  if (inner_) inner_->executed(completer, m, before);
+  if (m.op != tl::Opcode::kWrite || m.len != 8) return;
+  const tl::AddressMap& map = f_.endpoints().address_map();
+  const uint64_t off = m.addr - map.window_base(completer);
+  for (size_t id = 0; id < runs_.size(); ++id) {
+    const CollectiveRun& r = runs_[id];
+    if (r.done || off < r.layout.flags || off >= r.layout.end()) continue;
+    const auto it = std::find(r.spec.ranks.begin(), r.spec.ranks.end(), completer);
+    if (it == r.spec.ranks.end()) return;
+    const auto rank = static_cast<size_t>(it - r.spec.ranks.begin());
+    const int w = flag_waiter_[flag_base_[id] + rank * static_cast<size_t>(r.layout.flag_count) + (off - r.layout.flags) / 8];
+    if (w < 0) throw std::logic_error("collective: a flag nobody waits for");
+    satisfy(static_cast<uint32_t>(w), now_);
+    return;
+  }
+}
+
+void CollectiveRunner::answered(int initiator, const tl::Message& response) {
+  if (inner_) inner_->answered(initiator, response);
+}
+
+}  // namespace upswitch::coll

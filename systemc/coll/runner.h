@@ -1,0 +1,79 @@
+// Runs collectives on a transaction fabric (doc/reduction.md): each rank issues its plan's
+// transfers (coll/plan.h) through its accelerator's initiator as their dependencies are met. A
+// ring step's slice waits for the flag its predecessor writes after its data has been
+// acknowledged (NCCL's "simple" protocol); the flag counts as arrived when the receiver's
+// completer executes that write. Several collectives, on any groups, may run at once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "coll/plan.h"
+#include "endpoint/accelerators.h"
+#include "top/txn_fabric.h"
+
+namespace upswitch::coll {
+
+struct CollectiveRun {
+  CollectiveSpec spec;
+  Layout layout;
+  Plan plan;
+  int group = -1;  // multicast group (switch algorithm)
+  uint64_t start = 0, end = 0;  // cycles: submitted; last transfer completed
+  uint64_t ops_done = 0, flags_sent = 0;
+  std::vector<uint64_t> flags_by_rank;  // flag writes each rank sent
+  tl::Status status = tl::Status::kOkay;  // first non-OKAY transfer status
+  bool done = false;
+};
+
+class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnObserver, public top::CycleHook {
+ public:
+  // Takes the fabric's observer seat (a scoreboard set before keeps seeing everything).
+  explicit CollectiveRunner(top::TxnFabric& f);
+  ~CollectiveRunner() override;
+  CollectiveRunner(const CollectiveRunner&) = delete;
+  CollectiveRunner& operator=(const CollectiveRunner&) = delete;
+
+  // Places the collective's buffers after those of the collectives added before, defines its
+  // multicast group (switch algorithm) and starts it at `start` (>= fabric.now()); throws
+  // std::invalid_argument for a bad spec. Inputs go in the ranks' memories at layout().in first.
+  int add(const CollectiveSpec& spec, uint64_t start);
+  // Simulates until every added collective has completed; false if `max_cycles` passed first.
+  bool run(uint64_t max_cycles = UINT64_MAX);
+  const CollectiveRun& get(int id) const { return runs_.at(static_cast<size_t>(id)); }
+  // Multicast address of offset `off` in the collective's group window.
+  uint64_t group_address(int id, uint64_t off) const;
+
+  // TransferClient, TxnObserver, CycleHook.
+  void transfer_done(uint64_t cookie, tl::Status status, uint64_t cycle) override;
+  void executed(int completer, const tl::Message& request, const uint8_t* memory_before) override;
+  void answered(int initiator, const tl::Message& response) override;
+  void before_cycle(uint64_t t) override;
+  uint64_t next_activity(uint64_t t) const override;
+
+ private:
+  struct OpState {
+    int run = 0, op = 0;
+    int deps = 0;
+  };
+  void satisfy(uint32_t global, uint64_t t);
+  void start_op(uint32_t global, uint64_t t);
+  void submit_op(uint32_t global, uint64_t t);
+  void complete_op(uint32_t global, uint64_t t);
+
+  top::TxnFabric& f_;
+  endpoint::TxnObserver* inner_;
+  std::vector<CollectiveRun> runs_;
+  std::vector<uint32_t> first_op_;  // per run: global id of its op 0
+  std::vector<OpState> ops_;
+  std::vector<std::vector<uint32_t>> successors_;  // per global op: ops whose `after` or `gate` it is
+  std::vector<int> flag_waiter_;    // per run, rank, flag: global op waiting (flattened per run)
+  std::vector<size_t> flag_base_;   // per run: index of its first flag_waiter_ entry
+  std::vector<std::pair<uint64_t, uint32_t>> ready_;  // (cycle, global op) to start
+  uint64_t next_base_ = 0, now_ = 0;
+  std::vector<uint8_t> fold_a_, fold_b_;  // scratch for folds
+  int active_ = 0;
+};
+
+}  // namespace upswitch::coll

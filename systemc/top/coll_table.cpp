@@ -1,0 +1,268 @@
+#include "top/coll_table.h"
+
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "coll/reference.h"
+#include "coll/runner.h"
+#include "config/param_table.h"
+#include "top/txn_fabric.h"
+#include "version.h"
+
+namespace upswitch::top {
+namespace {
+
+double round_to(double v, int digits) {
+  const double s = std::pow(10.0, digits);
+  return std::round(v * s) / s;
+}
+
+std::vector<coll::Algorithm> algos_for(const CollTableOptions& opt, coll::Collective c) {
+  std::vector<coll::Algorithm> out;
+  for (int a = 0; a < coll::kAlgorithms; ++a) {
+    const auto algo = static_cast<coll::Algorithm>(a);
+    const bool asked = opt.algos.empty() || std::find(opt.algos.begin(), opt.algos.end(), algo) != opt.algos.end();
+    if (asked && coll::algorithm_applies(c, algo)) out.push_back(algo);
+  }
+  return out;
+}
+
+coll::CollectiveSpec spec_for(const CollTableOptions& opt, coll::Collective c, coll::Algorithm a, int n, uint64_t bytes) {
+  coll::CollectiveSpec s;
+  s.coll = c;
+  s.algo = a;
+  for (int i = 0; i < n; ++i) s.ranks.push_back(i);
+  s.bytes = bytes;
+  s.type = opt.type;
+  s.op = opt.op;
+  s.root = opt.root;
+  s.slice_bytes = opt.slice_bytes;
+  return s;
+}
+
+}  // namespace
+
+std::vector<uint64_t> coll_sizes(const CollTableOptions& opt) {
+  const auto e = static_cast<uint64_t>(std::max(4, tl::red_type_bytes(opt.type)));  // whole doublewords
+  std::vector<uint64_t> sizes;
+  for (uint64_t b = opt.min_bytes; b <= opt.max_bytes; b *= static_cast<uint64_t>(opt.step_factor)) {
+    sizes.push_back(std::max(e, b / e * e));
+    if (opt.step_factor < 2 || b > UINT64_MAX / static_cast<uint64_t>(opt.step_factor)) break;
+  }
+  return sizes;
+}
+
+void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
+  auto fail = [](const std::string& m) { throw config::ConfigError(m); };
+  if (opt.min_bytes < 1 || opt.max_bytes < opt.min_bytes)
+    fail("--min-bytes " + std::to_string(opt.min_bytes) + " / --max-bytes " + std::to_string(opt.max_bytes) +
+         ": expected 1 <= min <= max");
+  if (opt.step_factor < 2 || opt.step_factor > 1024)
+    fail("--step-factor " + std::to_string(opt.step_factor) + ": expected 2 .. 1024");
+  if (opt.slice_bytes % 256 || opt.slice_bytes > (uint64_t{1} << 30))
+    fail("--slice-bytes " + std::to_string(opt.slice_bytes) + ": expected auto or a multiple of 256 B, at most 1 GiB");
+  for (int n : opt.group_sizes)
+    if (n < 1 || n > cfg.sw.ports)
+      fail("--ranks " + std::to_string(n) + ": expected 1 .. switch.ports (" + std::to_string(cfg.sw.ports) + ")");
+  if (opt.root < 0)
+    fail("--root " + std::to_string(opt.root) + ": expected a rank index >= 0");
+  for (int n : opt.group_sizes)
+    if (opt.root >= n && std::find(opt.colls.begin(), opt.colls.end(), coll::Collective::kBroadcast) != opt.colls.end())
+      fail("--root " + std::to_string(opt.root) + ": expected a rank index below every --ranks value (" + std::to_string(n) + ")");
+  const bool reducing = std::any_of(opt.colls.begin(), opt.colls.end(), coll::reduces);
+  if (reducing && !tl::red_supported(opt.type, opt.op))
+    fail(std::string("--op ") + tl::red_op_name(opt.op) + ": not defined on --type " + tl::red_type_name(opt.type) +
+         " (and, or, xor need an integer type)");
+  bool any = false;
+  for (coll::Collective c : opt.colls) any = any || !algos_for(opt, c).empty();
+  if (!any) fail("--algo: no listed algorithm applies to the listed collectives (all_to_all is oneshot only)");
+  const bool needs_engine = opt.algos.empty() || std::find(opt.algos.begin(), opt.algos.end(), coll::Algorithm::kSwitch) != opt.algos.end();
+  if (needs_engine && !opt.algos.empty() && !cfg.accel.reduce.enable)
+    fail("--algo switch with reduce.enable = false: the switch algorithm needs the reduction engine");
+  // Buffers: input, output and (ring reductions) staging of the largest size, plus flags.
+  const uint64_t biggest = opt.max_bytes;
+  const uint64_t need = 3 * ((biggest + 4095) / 4096 * 4096) + 65536;
+  if (need > cfg.accel.memory_bytes)
+    fail("--max-bytes " + std::to_string(biggest) + ": the buffers need " + std::to_string(need) +
+         " B of each rank's memory; accel.memory_bytes = " + std::to_string(cfg.accel.memory_bytes));
+}
+
+CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check) {
+  TxnFabric f(cfg, false);
+  coll::CollectiveRunner runner(f);
+  const int id = runner.add(spec, 0);
+  coll::fill_inputs(f, runner.get(id), cfg.measure.seed);
+  runner.run();
+  require_txn_conservation(f);
+  const coll::CollectiveRun& r = runner.get(id);
+  if (r.status != tl::Status::kOkay)
+    throw std::logic_error(std::string("collective ended with status ") + tl::status_name(r.status));
+  CollRow row;
+  row.coll = spec.coll;
+  row.algo = spec.algo;
+  row.ranks = static_cast<int>(spec.ranks.size());
+  row.bytes = spec.bytes;
+  row.count = spec.bytes / static_cast<uint64_t>(tl::red_type_bytes(spec.type));
+  row.cycles = r.end - r.start;
+  row.time_us = static_cast<double>(row.cycles) / cfg.clock_ghz / 1000.0;
+  row.algbw = row.time_us > 0 ? static_cast<double>(spec.bytes) / (row.time_us * 1000.0) : 0.0;
+  row.busbw = row.algbw * coll::bus_factor(spec.coll, row.ranks);
+  if (check) {
+    const coll::CheckResult c = coll::check_results(f, r);
+    row.wrong = static_cast<int64_t>(c.wrong);
+    row.max_error_ratio = c.max_error_ratio;
+  }
+  const auto& res = f.endpoints().result();
+  double tx = 0, rx = 0;
+  for (int rank : spec.ranks) {
+    tx += static_cast<double>(res.ports[static_cast<size_t>(rank)].tx_payload_bytes);
+    rx += static_cast<double>(res.ports[static_cast<size_t>(rank)].rx_payload_bytes);
+  }
+  row.flags = r.flags_sent;
+  const double n = static_cast<double>(spec.ranks.size());
+  row.tx_bytes_per_rank = (tx - 8.0 * static_cast<double>(r.flags_sent)) / n;
+  row.rx_bytes_per_rank = (rx - 8.0 * static_cast<double>(r.flags_sent)) / n;
+  return row;
+}
+
+CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOptions& opt,
+                             const std::function<void(size_t, size_t)>& progress) {
+  CollTable t;
+  t.cfg = cfg_in;
+  t.opt = opt;
+  config::Config& cfg = t.cfg;
+  cfg.check_interval_cycles = 0;  // conservation is checked once at the end of each point
+  std::vector<coll::CollectiveSpec> specs;
+  for (coll::Collective c : opt.colls)
+    for (coll::Algorithm a : algos_for(opt, c))
+      for (int n : opt.group_sizes)
+        for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, n, b));
+  t.rows.resize(specs.size());
+  std::vector<std::exception_ptr> errors(specs.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::atomic<bool> failed{false};
+  std::mutex progress_mutex;
+  auto worker = [&] {
+    for (size_t i = next++; i < specs.size() && !failed.load(); i = next++) {
+      try {
+        t.rows[i] = measure_coll_point(cfg, specs[i], opt.check);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed.store(true);
+      }
+      const size_t d = ++done;
+      if (progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        progress(d, specs.size());
+      }
+    }
+  };
+  const int jobs = std::max(1, std::min<int>(opt.jobs, static_cast<int>(specs.size())));
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (std::thread& th : threads) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return t;
+}
+
+std::string coll_text(const CollTable& t) {
+  std::ostringstream o;
+  char line[256];
+  const config::Config& c = t.cfg;
+  o << "# upswitch " << UPSWITCH_VERSION << " collective table: " << c.sw.ports << " ports, " << c.clock_ghz
+    << " GHz, type " << tl::red_type_name(t.opt.type) << ", op " << tl::red_op_name(t.opt.op) << ", seed "
+    << c.measure.seed << "\n";
+  o << "# algbw = size / time; busbw = algbw x factor (all_reduce 2(n-1)/n; reduce_scatter, all_gather, all_to_all "
+       "(n-1)/n; broadcast 1)\n";
+  size_t i = 0;
+  while (i < t.rows.size()) {
+    const CollRow& first = t.rows[i];
+    o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo) << ", "
+      << first.ranks << " ranks\n";
+    std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s\n", "size", "count", "type", "redop", "time",
+                  "algbw", "busbw", "#wrong");
+    o << line;
+    std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s\n", "(B)", "(elements)", "", "", "(us)",
+                  "(GB/s)", "(GB/s)", "");
+    o << line;
+    double sum = 0;
+    int count = 0;
+    for (; i < t.rows.size() && t.rows[i].coll == first.coll && t.rows[i].algo == first.algo &&
+           t.rows[i].ranks == first.ranks;
+         ++i) {
+      const CollRow& r = t.rows[i];
+      const std::string wrong = r.wrong < 0 ? "N/A" : std::to_string(r.wrong);
+      std::snprintf(line, sizeof line, "  %12llu %12llu %6s %6s %10.2f %8.2f %8.2f %7s\n",
+                    static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count),
+                    tl::red_type_name(t.opt.type), coll::reduces(r.coll) ? tl::red_op_name(t.opt.op) : "none",
+                    r.time_us, r.algbw, r.busbw, wrong.c_str());
+      o << line;
+      sum += r.busbw;
+      ++count;
+    }
+    std::snprintf(line, sizeof line, "# Avg bus bandwidth    : %.3f GB/s\n", count ? sum / count : 0.0);
+    o << line;
+  }
+  return o.str();
+}
+
+std::string coll_csv(const CollTable& t) {
+  std::ostringstream o;
+  o << "collective,algorithm,ranks,bytes,count,type,op,cycles,time_us,algbw_gbytes_per_s,busbw_gbytes_per_s,wrong,"
+       "tx_bytes_per_rank,rx_bytes_per_rank\n";
+  char line[512];
+  for (const CollRow& r : t.rows) {
+    std::snprintf(line, sizeof line, "%s,%s,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f\n",
+                  coll::collective_name(r.coll), coll::algorithm_name(r.algo), r.ranks,
+                  static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count),
+                  tl::red_type_name(t.opt.type), coll::reduces(r.coll) ? tl::red_op_name(t.opt.op) : "none",
+                  static_cast<unsigned long long>(r.cycles), r.time_us, r.algbw, r.busbw, static_cast<long long>(r.wrong),
+                  r.tx_bytes_per_rank, r.rx_bytes_per_rank);
+    o << line;
+  }
+  return o.str();
+}
+
+nlohmann::ordered_json coll_json(const CollTable& t) {
+  using json = nlohmann::ordered_json;
+  json meta;
+  meta["tool"] = "upswitch coll";
+  meta["upswitch_version"] = UPSWITCH_VERSION;
+  meta["preset"] = t.cfg.preset.empty() ? "default" : t.cfg.preset;
+  meta["type"] = tl::red_type_name(t.opt.type);
+  meta["op"] = tl::red_op_name(t.opt.op);
+  meta["slice_bytes"] = t.opt.slice_bytes ? json(t.opt.slice_bytes) : json("auto");
+  meta["definitions"] = {
+      {"time_us", "from the collective's start to its last transfer's completion, us"},
+      {"algbw_gbytes_per_s", "size / time (1e9 B/s)"},
+      {"busbw_gbytes_per_s", "algbw x bus factor: all_reduce 2(n-1)/n; reduce_scatter, all_gather, all_to_all (n-1)/n; broadcast 1"},
+      {"wrong", "result elements differing from the host reference (-1: not checked)"},
+      {"tx_bytes_per_rank", "payload bytes a rank sent on its link, mean over ranks, without the ring's 8 B flags"}};
+  meta["config"] = json::parse(config::config_to_json(t.cfg).dump());
+  json rows = json::array();
+  for (const CollRow& r : t.rows)
+    rows.push_back({{"collective", coll::collective_name(r.coll)},
+                    {"algorithm", coll::algorithm_name(r.algo)},
+                    {"ranks", r.ranks},
+                    {"bytes", r.bytes},
+                    {"count", r.count},
+                    {"cycles", r.cycles},
+                    {"time_us", round_to(r.time_us, 4)},
+                    {"algbw_gbytes_per_s", round_to(r.algbw, 3)},
+                    {"busbw_gbytes_per_s", round_to(r.busbw, 3)},
+                    {"wrong", r.wrong},
+                    {"tx_bytes_per_rank", round_to(r.tx_bytes_per_rank, 1)},
+                    {"rx_bytes_per_rank", round_to(r.rx_bytes_per_rank, 1)}});
+  json out;
+  out["meta"] = meta;
+  out["rows"] = rows;
+  return out;
+}
+
+}  // namespace upswitch::top

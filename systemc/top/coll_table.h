@@ -1,0 +1,66 @@
+// The nccl-tests-style collective table (doc/reduction.md): for each collective, algorithm,
+// group size and message size, the time of one collective on an idle switch, algorithm and bus
+// bandwidth (nccl-tests' definitions) and the number of wrong result elements against the host
+// reference. Each point is its own run: a pure function of (configuration, point, seed).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "coll/collective.h"
+#include "config/config.h"
+
+namespace upswitch::top {
+
+struct CollTableOptions {
+  std::vector<coll::Collective> colls = {coll::Collective::kAllReduce};
+  std::vector<coll::Algorithm> algos;  // empty: every algorithm that applies
+  std::vector<int> group_sizes = {8};  // ranks 0 .. n-1
+  tl::RedType type = tl::RedType::kF32;
+  tl::RedOp op = tl::RedOp::kSum;
+  uint64_t min_bytes = 8, max_bytes = uint64_t{64} << 20;
+  int step_factor = 2;  // sizes min, min*f, min*f^2, ... up to max
+  uint64_t slice_bytes = 0;  // 0: each algorithm's default (coll::default_slice)
+  int root = 0;
+  bool check = true;  // compare every result element with the host reference
+  int jobs = 2;       // points measured in parallel threads (the table is the same for any value)
+};
+
+struct CollRow {
+  coll::Collective coll;
+  coll::Algorithm algo;
+  int ranks = 0;
+  uint64_t bytes = 0, count = 0;
+  uint64_t cycles = 0;
+  double time_us = 0, algbw = 0, busbw = 0;  // GB/s
+  int64_t wrong = -1;                        // -1: not checked
+  double max_error_ratio = 0;
+  // Per-rank payload on the links, mean over ranks, excluding the ring's 8 B flags.
+  double tx_bytes_per_rank = 0, rx_bytes_per_rank = 0;
+  uint64_t flags = 0;
+};
+
+struct CollTable {
+  config::Config cfg;
+  CollTableOptions opt;
+  std::vector<CollRow> rows;
+};
+
+// The message sizes of the table (rounded down to whole elements; at least one element).
+std::vector<uint64_t> coll_sizes(const CollTableOptions& opt);
+// Throws config::ConfigError naming the option for anything the table cannot measure.
+void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt);
+// One point: a fresh fabric, one collective from cycle 0.
+CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check);
+CollTable measure_coll_table(const config::Config& cfg, const CollTableOptions& opt,
+                             const std::function<void(size_t done, size_t total)>& progress = {});
+
+std::string coll_text(const CollTable& t);  // printed like nccl-tests
+std::string coll_csv(const CollTable& t);
+nlohmann::ordered_json coll_json(const CollTable& t);
+
+}  // namespace upswitch::top
