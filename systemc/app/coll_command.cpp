@@ -142,6 +142,8 @@ int coll_command(const CollCliOptions& opt) {
     ro.sets.push_back("traffic.kind=transactions");  // collectives are transactions
     cfg = resolve_config(ro);
     topt = table_options(opt);
+    if (topt.algos.empty() && !cfg.accel.reduce.enable)  // "all" means all this switch can run
+      topt.algos = {coll::Algorithm::kRing, coll::Algorithm::kOneShot};
     top::check_coll_inputs(cfg, topt);
     if (!opt.out_dir.empty()) {
       std::error_code ec;

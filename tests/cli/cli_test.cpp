@@ -16,23 +16,11 @@
 
 #include <nlohmann/json.hpp>
 
-namespace fs = std::filesystem;
+#include "cli_support.h"
+
+using namespace upswitch_cli;  // NOLINT: test file
 
 namespace {
-
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path scratch_base() { return fs::temp_directory_path() / ("upswitch_cli_" + std::to_string(getpid())); }
 
 // Removes this process's scratch directory when the tests end.
 class ScratchCleanup : public ::testing::Environment {
@@ -40,22 +28,6 @@ class ScratchCleanup : public ::testing::Environment {
   void TearDown() override { fs::remove_all(scratch_base()); }
 };
 const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
-
-fs::path scratch(const std::string& name) {
-  const fs::path d = scratch_base() / name;
-  fs::remove_all(d);
-  fs::create_directories(d.parent_path());
-  return d;
-}
-
-Result run(const std::string& args) {
-  const fs::path dir = scratch("io");
-  fs::create_directories(dir);
-  const std::string cmd = std::string(UPSWITCH_BIN) + " " + args + " >" + (dir / "out").string() + " 2>" +
-                          (dir / "err").string() + " </dev/null";
-  const int raw = std::system(cmd.c_str());
-  return Result{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
-}
 
 TEST(Cli, RunWritesTheContractedOutputs) {
   const fs::path out = scratch("ok");
@@ -142,11 +114,6 @@ TEST(Cli, TransactionRunWritesItsOutputsAndIsDeterministic) {
   EXPECT_EQ(slurp(a / "ports.csv"), slurp(b / "ports.csv"));
   EXPECT_EQ(slurp(a / "latency_hist.csv"), slurp(b / "latency_hist.csv"));
 }
-
-struct BadInput {
-  const char* args;
-  const char* must_mention;
-};
 
 TEST(Cli, BadInputIsOneLineExitTwoAndNothingWritten) {
   const fs::path yaml_bad = scratch("bad.yaml");

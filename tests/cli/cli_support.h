@@ -1,0 +1,53 @@
+// Helpers for the command-line tests: run the real binary with its output captured, scratch
+// directories per test process, file slurping, and the shape of a bad-input case.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace upswitch_cli {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline fs::path scratch_base() { return fs::temp_directory_path() / ("upswitch_cli_" + std::to_string(getpid())); }
+
+inline fs::path scratch(const std::string& name) {
+  const fs::path d = scratch_base() / name;
+  fs::remove_all(d);
+  fs::create_directories(d.parent_path());
+  return d;
+}
+
+inline Result run(const std::string& args) {
+  const fs::path dir = scratch("io");
+  fs::create_directories(dir);
+  const std::string cmd = std::string(UPSWITCH_BIN) + " " + args + " >" + (dir / "out").string() + " 2>" +
+                          (dir / "err").string() + " </dev/null";
+  const int raw = std::system(cmd.c_str());
+  return Result{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+struct BadInput {
+  const char* args;
+  const char* must_mention;
+};
+
+}  // namespace upswitch_cli

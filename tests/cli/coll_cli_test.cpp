@@ -1,0 +1,91 @@
+// `upswitch coll`, tested on the real binary: the nccl-tests-style table on stdout and as CSV and
+// JSON, the same table for any number of threads, and one-line errors with exit status 2 and
+// nothing written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+
+using namespace upswitch_cli;  // NOLINT: test file
+
+namespace {
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(CollCli, WritesTheTableAsTextCsvAndJson) {
+  const fs::path out = scratch("coll_ok");
+  const Result r = run("coll --ranks 2,3 -b 1K -e 4K -f 4 --type bf16 --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  // nccl-tests' layout: a section per collective, algorithm and group, the size column first.
+  EXPECT_NE(r.out.find("# all_reduce, algorithm switch, 3 ranks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("busbw"), std::string::npos);
+  EXPECT_NE(r.out.find("# Avg bus bandwidth"), std::string::npos);
+  // 3 algorithms x 2 group sizes x 2 sizes (1K, 4K).
+  const std::string csv = slurp(out / "coll.csv");
+  EXPECT_EQ(lines(csv), 1 + 12) << csv;
+  EXPECT_EQ(csv.rfind("collective,algorithm,ranks,bytes,", 0), 0u) << csv;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+  EXPECT_EQ(j["meta"]["type"], "bf16");
+  EXPECT_EQ(j["meta"]["slice_bytes"], "auto");
+  EXPECT_TRUE(j["meta"].contains("config"));
+  ASSERT_EQ(j["rows"].size(), 12u);
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["wrong"], 0) << row.dump();  // checked against the host reference
+    EXPECT_GT(row["time_us"].get<double>(), 0.0);
+    const double factor = 2.0 * (row["ranks"].get<double>() - 1) / row["ranks"].get<double>();
+    EXPECT_NEAR(row["busbw_gbytes_per_s"].get<double>(), row["algbw_gbytes_per_s"].get<double>() * factor, 0.002);
+  }
+}
+
+TEST(CollCli, SameTableForAnyNumberOfThreads) {
+  const fs::path a = scratch("coll_j1"), b = scratch("coll_j2");
+  const std::string args = "coll --coll all --ranks 4 -b 256 -e 64K -f 16 --quiet --jobs ";
+  ASSERT_EQ(run(args + "1 --out " + a.string()).status, 0);
+  ASSERT_EQ(run(args + "2 --out " + b.string()).status, 0);
+  EXPECT_EQ(slurp(a / "coll.csv"), slurp(b / "coll.csv"));
+  EXPECT_EQ(slurp(a / "coll.json"), slurp(b / "coll.json"));
+}
+
+TEST(CollCli, WithoutTheEngineAllMeansRingAndOneShot) {
+  const Result r = run("coll --set reduce.enable=false --ranks 4 -b 1K -e 1K --quiet --out " + scratch("coll_ne").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Result bad = run("coll --set reduce.enable=false --algo switch -e 1K --quiet");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("reduce.enable"), std::string::npos) << bad.err;
+}
+
+TEST(CollCli, BadInputIsOneLineExitTwoAndNothingWritten) {
+  const BadInput cases[] = {
+      {"coll --ranks 0", "--ranks 0"},
+      {"coll --ranks 73", "switch.ports (72)"},
+      {"coll --ranks x", "--ranks 'x'"},
+      {"coll --type f8", "--type 'f8'"},
+      {"coll --op mul", "--op 'mul'"},
+      {"coll --op xor", "integer type"},
+      {"coll -b 0", "--min-bytes 0"},
+      {"coll -f 1", "--step-factor 1"},
+      {"coll --slice-bytes 100", "--slice-bytes 100"},
+      {"coll --coll gather", "--coll 'gather'"},
+      {"coll --algo tree", "--algo 'tree'"},
+      {"coll --coll broadcast --root 9", "--root 9"},
+      {"coll --set reduce.contexts=0", "reduce.contexts"},
+      {"coll --coll all_to_all --algo ring", "all_to_all is oneshot only"},
+      {"coll --jobs x", "--jobs"},
+  };
+  for (const BadInput& b : cases) {
+    const fs::path out = scratch("coll_bad_out");
+    const std::string args = std::string(b.args) + " -e 1K --out " + out.string();
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("upswitch: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(b.must_mention), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_FALSE(fs::exists(out)) << args << ": wrote into --out";
+  }
+}
+
+}  // namespace
