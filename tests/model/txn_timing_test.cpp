@@ -3,6 +3,8 @@
 // transaction layer's protocol efficiency from the UALink header and data-half-flit sizes.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <memory>
 
 #include "txn_support.h"
@@ -149,6 +151,38 @@ TEST(TxnEfficiency, StreamOfWritesMatchesTheHeaderArithmetic) {
   e = stream_efficiency(true, Opcode::kWrite, flits);
   EXPECT_EQ(flits, 5u + 99u * 19u + 14u);
   EXPECT_NEAR(e, 102400.0 / (64.0 * flits), 1e-12);
+}
+
+// The transmitter's lookahead: writes alternating between two destinations still pack four to a
+// packet per destination (each destination's queue order kept), so the flits are those of two
+// separate 200-request streams: per destination 1 uncompressed (5 flits) + 49 x 4 (17) + 3 (13).
+TEST(TxnEfficiency, InterleavedDestinationsPackAsSeparateStreams) {
+  auto cfg = make_txn_config({{"switch.ports", "4"}, {"switch.vcs", "1"}, {"link.gbytes_per_s", "0"}});
+  auto f = std::make_unique<top::TxnFabric>(cfg, false);
+  const auto& map = f->endpoints().address_map();
+  static uint8_t data[400][256];
+  for (int k = 0; k < 400; ++k) {
+    const int dst = 1 + k % 2, j = k / 2;
+    std::memset(data[k], j & 0xff, 256);
+    TransferRequest r;
+    r.op = Opcode::kWriteFull;
+    r.addr = map.window_base(dst) + 256 * static_cast<uint64_t>(j % 50);  // each slot written 4 times
+    r.bytes = 256;
+    r.data = data[k];
+    f->endpoints().submit(0, r, 0);
+  }
+  ASSERT_TRUE(f->run_until_idle(10'000'000));
+  const auto& res = f->endpoints().result();
+  EXPECT_EQ(res.window_flits[0], 2u * (5u + 49u * 17u + 13u));
+  EXPECT_EQ(res.window_messages[0], 400u);
+  // Per-destination order: every slot holds its last write (j = 150 .. 199).
+  for (int dst : {1, 2})
+    for (int slot = 0; slot < 50; ++slot) {
+      uint8_t got[256];
+      f->endpoints().memory(dst).read(static_cast<uint64_t>(slot) * 256, got, 256);
+      EXPECT_EQ(got[0], static_cast<uint8_t>(150 + slot)) << "dst " << dst << " slot " << slot;
+      EXPECT_EQ(got[255], static_cast<uint8_t>(150 + slot));
+    }
 }
 
 }  // namespace
