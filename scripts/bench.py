@@ -7,8 +7,12 @@ The `transactions` set runs a 72-endpoint all-to-all of 256 B reads and writes a
 rate (traffic.kind = transactions) and a packet run at the same flit load, so the cost of the
 transaction layer (messages, memory, tags) shows beside the bare switch.
 
+The `collectives` set runs a 72-rank 16 MiB all-reduce in the switch (NVLS-style) and on a ring
+with `upswitch coll` and reports wall time beside simulated time (results not checked, as in
+nccl-tests' -c 0; the tests check them).
+
 Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json]
-                        [--set standard|scaling|load|transactions|all]
+                        [--set standard|scaling|load|transactions|collectives|all]
 """
 import argparse
 import json
@@ -89,6 +93,33 @@ def run_transactions(binary, cycles, kernel):
     return [txn, same]
 
 
+COLLECTIVES = [("allreduce-switch-72x16MiB", "switch"), ("allreduce-ring-72x16MiB", "ring")]
+
+
+def run_collective(binary, name, algo, ranks=72, size="16M"):
+    """One `upswitch coll` point; returns its row with wall time, simulated time and peak RSS."""
+    with tempfile.TemporaryDirectory() as out:
+        args = [binary, "coll", "--quiet", "--no-check", "--jobs", "1", "--out", out, "--ranks", str(ranks),
+                "--algo", algo, "-b", size, "-e", size]
+        t0 = time.monotonic()
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - t0
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"bench: {name} failed: {err.strip()}")
+        row = json.load(open(os.path.join(out, "coll.json")))["rows"][0]
+    return {
+        "scenario": name, "kernel": "plain", "overrides": args[2:], "ports": 72, "rate": None,
+        "ranks": ranks, "bytes": row["bytes"], "simulated_cycles": row["cycles"], "simulated_us": row["time_us"],
+        "process_wall_seconds": wall, "sim_wall_seconds": wall,
+        "simulated_ns_per_second": row["time_us"] * 1000.0 / wall if wall > 0 else None,
+        "cycles_per_second": row["cycles"] / wall if wall > 0 else None,
+        "busbw_gbytes_per_s": row["busbw_gbytes_per_s"], "peak_rss_mib": usage.ru_maxrss / 1024.0,
+    }
+
+
 def run_one(binary, name, sets, cycles, kernel):
     s, wall, rss = run_process(binary, name, sets, cycles, kernel)
     delivered = s["stats"]["endpoints.flits_delivered"]["value"]
@@ -108,7 +139,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/upswitch")
     ap.add_argument("--out", default="results/bench.json")
-    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "all"])
+    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "collectives", "all"])
     ap.add_argument("--cycles", type=int, default=40000, help="measurement window per run")
     ap.add_argument("--kernel", default="systemc", choices=["systemc", "plain"])
     ap.add_argument("--markdown", action="store_true", help="also print a Markdown table")
@@ -127,6 +158,10 @@ def main():
     if a.which in ("transactions", "all"):
         print("[bench] transactions", file=sys.stderr)
         rows += run_transactions(a.bin, a.cycles, a.kernel)
+    if a.which in ("collectives", "all"):
+        for name, algo in COLLECTIVES:
+            print(f"[bench] {name}", file=sys.stderr)
+            rows.append(run_collective(a.bin, name, algo))
     version = subprocess.run([a.bin, "--version"], capture_output=True, text=True).stdout.strip()
     result = {"upswitch": version, "cpu": os.uname().machine, "nproc": os.cpu_count(), "runs": rows}
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
@@ -138,6 +173,11 @@ def main():
         print("| scenario | ports | load | accepted | cycles/s | flits/s | transfers/s | peak RSS MiB |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for r in rows:
+            if "busbw_gbytes_per_s" in r:
+                print(f"| {r['scenario']} | {r['ports']} | - | busbw {r['busbw_gbytes_per_s']:.1f} GB/s | "
+                      f"{r['cycles_per_second']:,.0f} | - | simulated {r['simulated_us']:.1f} us in "
+                      f"{r['process_wall_seconds']:.1f} s | {r['peak_rss_mib']:.1f} |")
+                continue
             tps = f"{r['transfers_per_second']:,.0f}" if "transfers_per_second" in r else "-"
             print(f"| {r['scenario']} | {r['ports']} | {r['rate']} | {r['accepted']:.3f} | "
                   f"{r['cycles_per_second']:,.0f} | {r['flits_delivered_per_second']:,.0f} | {tps} | "
