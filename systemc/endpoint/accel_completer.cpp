@@ -65,35 +65,51 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   free_bundles_.push_back(f.payload);
 }
 
-// Admits whole request packets, oldest first, while the completer has room for their requests
-// (an engine unit: free contexts); their buffer slots are then returned. A packet with more
-// requests than the queue holds is admitted when the completer is idle.
+// Admits whole request packets, oldest first, while the completer has room for their requests;
+// their buffer slots are then returned. A packet with more requests than the queue holds is
+// admitted when the completer is idle. An engine unit admits request by request, one per free
+// context, and returns a packet's slots once all its requests have contexts.
 void AcceleratorEndpoints::admit(int p, uint64_t t) {
   Port& port = ports_[p];
-  const bool unit = p >= nacc_;
-  const int room = unit ? ap_.reduce.contexts : ap_.completer_queue;
+  if (p >= nacc_) {
+    const int room = ap_.reduce.contexts;  // completer_busy >= contexts in use (freed later)
+    while (!port.admit.empty()) {
+      const uint32_t bh = port.admit.front();
+      const int count = bundles_[bh].count;
+      for (; port.admit_taken < count && port.completer_busy < room; ++port.admit_taken, ++port.completer_busy)
+        engine_accept(p, bundles_[bh].msg[port.admit_taken], t);
+      if (port.admit_taken < count) return;
+      port.admit_taken = 0;
+      port.admit.pop();
+      release_rx_packet(p, bh);
+    }
+    return;
+  }
+  const int room = ap_.completer_queue;
   while (!port.admit.empty()) {
     const uint32_t bh = port.admit.front();
     const Bundle& b = bundles_[bh];
     if (port.completer_busy > 0 && port.completer_busy + b.count > room) return;
     port.admit.pop();
-    for (int k = 0; k < b.count; ++k) {
-      if (unit)
-        engine_accept(p, b.msg[k], t);
-      else
-        execute(p, b.msg[k], t);
-    }
+    for (int k = 0; k < b.count; ++k) execute(p, b.msg[k], t);
     port.completer_busy += b.count;
-    for (int k = 0; k < b.flits; ++k) {
-      core::Credit c{b.rx_lane, static_cast<bool>((b.shared_mask >> k) & 1)};
-      if (k + 1 == b.flits) {  // the packet's command slots go back with its last flit credit
-        c.cmds = b.count;
-        c.cmd_shared = b.cmd_shared_rx;
-      }
-      port.credit_out.push(c);
-    }
-    free_bundles_.push_back(bh);
+    release_rx_packet(p, bh);
   }
+}
+
+// An admitted request packet's buffer slots and command slots go back to the switch.
+void AcceleratorEndpoints::release_rx_packet(int p, uint32_t bh) {
+  Port& port = ports_[p];
+  const Bundle& b = bundles_[bh];
+  for (int k = 0; k < b.flits; ++k) {
+    core::Credit c{b.rx_lane, static_cast<bool>((b.shared_mask >> k) & 1)};
+    if (k + 1 == b.flits) {  // the packet's command slots go back with its last flit credit
+      c.cmds = b.count;
+      c.cmd_shared = b.cmd_shared_rx;
+    }
+    port.credit_out.push(c);
+  }
+  free_bundles_.push_back(bh);
 }
 
 // Executes one request on this endpoint's memory in admission order (so atomics are atomic and

@@ -154,6 +154,7 @@ class AcceleratorEndpoints {
     tl::SparseMemory memory;
     uint64_t mem_free_at = 0;
     int completer_busy = 0;
+    int admit_taken = 0;  // engine unit: requests of the front admitted packet given contexts
     Ring<std::pair<uint64_t, uint32_t>> pipeline;  // (ready cycle, response message)
     uint64_t backlog_bytes = 0;
   };
@@ -181,6 +182,7 @@ class AcceleratorEndpoints {
   // accel_completer.cpp
   void receive(int p, const core::Flit& f, uint64_t t);
   void admit(int p, uint64_t t);
+  void release_rx_packet(int p, uint32_t bh);
   void execute(int p, uint32_t h, uint64_t t);
   // accel_tx.cpp
   void transmit(int p, uint64_t t);

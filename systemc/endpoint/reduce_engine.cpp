@@ -62,7 +62,9 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
       return;
     }
   }
-  const uint16_t c = u.free_ctx.back();  // admit() guarantees one
+  if (u.free_ctx.empty())  // admit() guarantees one
+    throw TxnIntegrityError("engine unit " + std::to_string(p) + " accepted a request with every context busy");
+  const uint16_t c = u.free_ctx.back();
   u.free_ctx.pop_back();
   result_.reduce.peak_contexts = std::max<uint64_t>(result_.reduce.peak_contexts, u.ctx.size() - u.free_ctx.size());
   const tl::Message& req = msgs_[h];

@@ -114,6 +114,40 @@ TEST(CollBandwidth, InSwitchOverRingAtEightRanksStaysBelowTheIdeal) {
   EXPECT_LT(sw, ideal * port_data_rate_gbs(bw_config()));
 }
 
+// Few reduction contexts: each rank's unit serves its slice's load-reduces and stores one context
+// each, held W cycles (accept -> response ready), so by Little's law the all-reduce takes about
+// (S/N / 256) x (W_load + W_store) / contexts. W comes from one operation of each kind on an idle
+// fabric; the collective must fall to that rate within 15%, far below its default bandwidth.
+TEST(CollBandwidth, FewContextsLimitInSwitchBandwidthByLittlesLaw) {
+  const int n = 8;
+  const uint64_t S = 1 << 20;
+  for (int contexts : {2, 4}) {
+    const config::Config cfg = make_txn_config({{"reduce.contexts", std::to_string(contexts)}});
+    // Zero-load context times of one 256 B load-reduce and one 256 B store over the group.
+    double w[2];
+    for (int k = 0; k < 2; ++k) {
+      top::TxnFabric f(cfg, false);
+      const int g = f.endpoints().define_group(first_ranks(n));
+      static uint8_t buf[256];
+      endpoint::TransferRequest r;
+      r.op = k == 0 ? tl::Opcode::kRead : tl::Opcode::kWriteFull;
+      r.addr = f.endpoints().address_map().group_base(g);
+      r.bytes = 256;
+      r.data = buf;
+      r.result = buf;
+      f.endpoints().submit(0, r, 0);
+      ASSERT_TRUE(f.run_until_idle(1'000'000));
+      w[k] = static_cast<double>(f.endpoints().result().reduce.context_cycles);
+    }
+    const auto s = spec_of(Collective::kAllReduce, Algorithm::kSwitch, first_ranks(n), S);
+    const CollOutcome o = run_collective(cfg, s, 5, false);
+    const double predicted = static_cast<double>(S / n / 256) * (w[0] + w[1]) / contexts;
+    EXPECT_NEAR(static_cast<double>(o.cycles) / predicted, 1.0, 0.15)
+        << contexts << " contexts: W load " << w[0] << ", W store " << w[1] << " cycles";
+    EXPECT_LT(busbw_gbs(o, s), 0.5 * busbw(Algorithm::kSwitch, n, S));
+  }
+}
+
 TEST(CollLatency, SmallMessagesRingGrowsWithItsStepsInSwitchStaysFlat) {
   const uint64_t S = 8192;
   const double r2 = all_reduce(Algorithm::kRing, 2, S).time_us(), r8 = all_reduce(Algorithm::kRing, 8, S).time_us();
