@@ -10,6 +10,7 @@
 
 #include "app/resolve_config.h"
 #include "app/run_command.h"
+#include "app/table_files.h"
 #include "config/config.h"
 #include "core/deadlock_error.h"
 #include "top/coll_table.h"
@@ -131,7 +132,6 @@ CLI::App* add_coll_command(CLI::App& app) {
 }
 
 int coll_command(const CollCliOptions& opt) {
-  namespace fs = std::filesystem;
   config::Config cfg;
   top::CollTableOptions topt;
   try {
@@ -145,14 +145,7 @@ int coll_command(const CollCliOptions& opt) {
     if (topt.algos.empty() && !cfg.accel.reduce.enable)  // "all" means all this switch can run
       topt.algos = {coll::Algorithm::kRing, coll::Algorithm::kOneShot};
     top::check_coll_inputs(cfg, topt);
-    if (!opt.out_dir.empty()) {
-      std::error_code ec;
-      fs::path p = fs::absolute(opt.out_dir, ec);
-      while (!ec && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
-      if (ec || !fs::is_directory(p, ec) || access(p.c_str(), W_OK | X_OK) != 0)
-        throw config::ConfigError("--out '" + opt.out_dir + "': " +
-                                  (fs::exists(opt.out_dir, ec) ? "not a writable directory" : "cannot create the directory"));
-    }
+    if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // created only once the table is complete
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;
@@ -160,40 +153,19 @@ int coll_command(const CollCliOptions& opt) {
 
   top::CollTable table;
   const bool tty = isatty(2) != 0;
-  try {
+  const int status = run_measurement([&] {
     table = top::measure_coll_table(cfg, topt, [&](size_t done, size_t total) {
       if (tty) std::fprintf(stderr, "\rcoll: %zu of %zu points", done, total);
       if (tty && done == total) std::fprintf(stderr, "\n");
     });
-  } catch (const config::ConfigError& e) {
-    std::cerr << "upswitch: error: " << e.what() << "\n";
-    return 2;
-  } catch (const core::DeadlockError& e) {
-    std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
-    return 3;
-  } catch (const std::logic_error& e) {
-    std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
-    return 4;
-  }
+  });
+  if (status) return status;
   int64_t wrong = 0;
   for (const top::CollRow& r : table.rows) wrong += std::max<int64_t>(0, r.wrong);
-
-  if (!opt.out_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(opt.out_dir, ec);
-    if (ec || !fs::is_directory(opt.out_dir)) {
-      std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(opt.out_dir)
-                << "': cannot create the directory\n";
-      return 2;
-    }
-    try {
-      top::write_file_atomic((fs::path(opt.out_dir) / "coll.csv").string(), top::coll_csv(table));
-      top::write_file_atomic((fs::path(opt.out_dir) / "coll.json").string(), top::coll_json(table).dump(2) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(opt.out_dir) << "': " << e.what() << "\n";
-      return 2;
-    }
-  }
+  if (!opt.out_dir.empty())
+    if (const int st = write_table_files(opt.out_dir, {{"coll.csv", top::coll_csv(table)},
+                                                       {"coll.json", top::coll_json(table).dump(2) + "\n"}}))
+      return st;
   if (!opt.quiet) std::cout << top::coll_text(table);
   if (wrong > 0) {
     std::cerr << "upswitch: error: invariant violated: " << wrong << " result elements differ from the host reference\n";

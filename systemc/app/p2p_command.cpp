@@ -10,6 +10,7 @@
 
 #include "app/resolve_config.h"
 #include "app/run_command.h"
+#include "app/table_files.h"
 #include "config/config.h"
 #include "core/deadlock_error.h"
 #include "top/p2p_table.h"
@@ -66,7 +67,6 @@ CLI::App* add_p2p_command(CLI::App& app) {
 }
 
 int p2p_command(const P2pCliOptions& opt) {
-  namespace fs = std::filesystem;
   config::Config cfg;
   top::P2pOptions popt;
   try {
@@ -84,51 +84,19 @@ int p2p_command(const P2pCliOptions& opt) {
     popt.pair_warmup_cycles = opt.pair_warmup_cycles;
     popt.pair_measure_cycles = opt.pair_measure_cycles;
     top::check_p2p_inputs(cfg, popt);
-    if (!opt.out_dir.empty()) {
-      // Checked now, created only once the table is complete (nothing written on a failure).
-      std::error_code ec;
-      fs::path p = fs::absolute(opt.out_dir, ec);
-      while (!ec && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
-      if (ec || !fs::is_directory(p, ec) || access(p.c_str(), W_OK | X_OK) != 0)
-        throw config::ConfigError("--out '" + opt.out_dir + "': " +
-                                  (fs::exists(opt.out_dir, ec) ? "not a writable directory" : "cannot create the directory"));
-    }
+    if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // created only once the table is complete
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;
   }
 
   top::P2pTable table;
-  try {
-    table = top::measure_p2p_table(cfg, popt);
-  } catch (const config::ConfigError& e) {
-    std::cerr << "upswitch: error: " << e.what() << "\n";
-    return 2;
-  } catch (const core::DeadlockError& e) {
-    std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
-    return 3;
-  } catch (const std::logic_error& e) {
-    std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
-    return 4;
-  }
-
+  if (const int status = run_measurement([&] { table = top::measure_p2p_table(cfg, popt); })) return status;
   // Files only once every row is known: a failed run leaves nothing behind.
-  if (!opt.out_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(opt.out_dir, ec);
-    if (ec || !fs::is_directory(opt.out_dir)) {
-      std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(opt.out_dir)
-                << "': cannot create the directory\n";
-      return 2;
-    }
-    try {
-      top::write_file_atomic((fs::path(opt.out_dir) / "p2p.csv").string(), top::p2p_csv(table));
-      top::write_file_atomic((fs::path(opt.out_dir) / "p2p.json").string(), top::p2p_json(table).dump(2) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(opt.out_dir) << "': " << e.what() << "\n";
-      return 2;
-    }
-  }
+  if (!opt.out_dir.empty())
+    if (const int status = write_table_files(opt.out_dir, {{"p2p.csv", top::p2p_csv(table)},
+                                                           {"p2p.json", top::p2p_json(table).dump(2) + "\n"}}))
+      return status;
   if (!opt.quiet) std::cout << top::p2p_text(table);
   return 0;
 }

@@ -1,6 +1,8 @@
 // libFuzzer target: any bytes as a burst of transfers (operation, atomic op and element size,
 // source, target window, offset, length, byte enables, CAS compare) submitted to a small
-// transaction fabric with tight buffers and few command credits, then run until idle. Malformed
+// transaction fabric with tight buffers and few command credits (and a reduction engine with one
+// or three contexts and two multicast groups: windows 4 and 5; window 6 is an undefined group's
+// and 7 nobody's), then run until idle. Malformed
 // requests must be answered with an error status; every transfer must complete, the fabric must
 // drain, and no invariant may break (the packetiser, credits, tags, completer, memory).
 #include <cstddef>
@@ -46,6 +48,9 @@ upswitch::config::Config make_config(uint8_t variant) {
   set_param(c, "link.credit_delay_cycles", "3");
   set_param(c, "sim.watchdog_cycles", "50000");
   set_param(c, "sim.check_interval_cycles", "64");
+  set_param(c, "reduce.contexts", variant & 4 ? "1" : "3");
+  set_param(c, "reduce.groups", "3");
+  set_param(c, "reduce.alu_elems_per_cycle", variant & 2 ? "1" : "16");
   upswitch::config::validate(c);
   return c;
 }
@@ -56,6 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace upswitch;
   if (size < 1) return 0;
   top::TxnFabric f(make_config(data[0]), /*synthetic=*/false);
+  f.endpoints().define_group({0, 1, 2});  // window 4
+  f.endpoints().define_group({3});        // window 5
   constexpr size_t kRecord = 12;
   std::vector<uint8_t> buffers;  // data / result / enables / compare for every transfer
   const size_t n = std::min<size_t>((size - 1) / kRecord, 64);
@@ -67,7 +74,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     t.op = static_cast<tl::Opcode>(r[0] % tl::kOpcodes);
     t.aop = static_cast<tl::AtomicOp>(r[1] % tl::kAtomicOps);
     t.elem_bytes = r[1] & 0x80 ? 8 : 4;
-    const int src = r[2] % 4, window = r[3] % 5;  // window 4 is nobody's
+    const int src = r[2] % 4, window = r[3] % 8;
+    t.rtype = static_cast<tl::RedType>(r[9] % tl::kRedTypes);
+    t.rop = static_cast<tl::RedOp>((r[9] >> 3) % tl::kRedOps);
     const uint64_t offset = uint64_t{r[4]} | uint64_t{r[5]} << 8 | static_cast<uint64_t>(r[6] & 0x3) << 16;  // < 256 KiB
     t.addr = f.endpoints().address_map().window_base(window) + offset;
     t.bytes = uint64_t{r[7]} | static_cast<uint64_t>(r[8] & 0x7) << 8;  // 0 .. 2047
