@@ -55,7 +55,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   cur = UINT64_MAX;
   for (int k = 0; k < b.count; ++k) {
     const tl::Message& m = msgs_[b.msg[k]];
-    if (tl::data_halves(m) > 0) result_.ports[p].rx_payload_bytes += m.len;
+    if (tl::carries_payload(m)) result_.ports[p].rx_payload_bytes += m.len;
   }
   if (!response) {
     port.admit.push(f.payload);

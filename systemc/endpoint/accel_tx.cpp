@@ -144,7 +144,7 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
     uint64_t payload = 0;
     for (int k = 0; k < b.count; ++k) {
       const tl::Message& m = msgs_[b.msg[k]];
-      if (tl::data_halves(m) > 0) payload += m.len;
+      if (tl::carries_payload(m)) payload += m.len;
     }
     result_.ports[p].tx_payload_bytes += payload;
     if (window) {

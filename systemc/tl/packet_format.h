@@ -25,6 +25,11 @@ int data_halves(const Message& m);
 // Flits of a packet whose messages' data half-flits add up to `halves`.
 inline int packet_flits(int halves) { return (1 + halves + 1) / 2; }
 
+// Whether a message carries data half-flits (data_halves(m) > 0), cheaply.
+inline bool carries_payload(const Message& m) {
+  return m.response ? m.status == Status::kOkay && returns_data(m.op) : carries_request_data(m.op);
+}
+
 // Payload bytes a message moves for its transfer (what bandwidth is counted in): request data for
 // writes, response data for reads, the operand bytes for atomics.
 int payload_bytes(const Message& m);

@@ -99,6 +99,22 @@ TEST(TlPacketFormat, DataHalvesPerOp) {
   EXPECT_EQ(data_halves(response(atomic(Opcode::kAtomicNR, AtomicOp::kAdd, 8, 0, 64), Status::kOkay)), 0);
 }
 
+// The transmitter's and receiver's payload counters use the cheap predicate; it must agree with
+// the half-flit arithmetic for every operation, direction and status.
+TEST(TlPacketFormat, CarriesPayloadAgreesWithDataHalves) {
+  for (int op = 0; op < kOpcodes; ++op)
+    for (bool response : {false, true})
+      for (int st = 0; st < kStatuses; ++st) {
+        Message m;
+        m.op = static_cast<Opcode>(op);
+        m.response = response;
+        m.status = static_cast<Status>(st);
+        m.addr = 64;
+        m.len = 64;
+        EXPECT_EQ(carries_payload(m), data_halves(m) > 0) << opcode_name(m.op) << " response " << response << " status " << st;
+      }
+}
+
 TEST(TlPacketFormat, PacketFlits) {
   // One control half-flit plus the data halves, two halves per 64 B flit, rounded up.
   for (int h = 0; h <= 80; ++h) {
