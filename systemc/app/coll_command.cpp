@@ -118,7 +118,7 @@ CLI::App* add_coll_command(CLI::App& app) {
   cmd->add_option("--min-bytes,-b", opt->min_bytes, "Smallest size, nccl-tests' -b (default 8)");
   cmd->add_option("--max-bytes,-e", opt->max_bytes, "Largest size, nccl-tests' -e (default 64M)");
   cmd->add_option("--step-factor,-f", opt->step_factor, "Size multiplier between rows, nccl-tests' -f (default 2)");
-  cmd->add_option("--slice-bytes", opt->slice_bytes, "Pipelining slice: auto (default: ring 64K, switch 8K) or a size");
+  cmd->add_option("--slice-bytes", opt->slice_bytes, "Pipelining slice: auto (default: ring chunk/8 in 4K..64K, switch 8K) or a size");
   cmd->add_option("--root", opt->root, "Broadcast root, a rank index (default 0)");
   cmd->add_flag("--no-check", opt->no_check, "Skip comparing the results with the host reference");
   cmd->add_option("--jobs", opt->jobs, "Points measured in parallel threads (default 2; the table is the same for any value)");

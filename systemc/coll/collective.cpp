@@ -71,7 +71,12 @@ std::string check_spec(const CollectiveSpec& s, int accelerators) {
   return "";
 }
 
-uint64_t default_slice(Algorithm a) { return a == Algorithm::kSwitch ? 8192 : 65536; }
+uint64_t default_slice(const CollectiveSpec& s) {
+  if (s.algo == Algorithm::kSwitch) return 8192;
+  const uint64_t n = std::max<uint64_t>(1, s.ranks.size());
+  const uint64_t chunk = s.coll == Collective::kBroadcast ? s.bytes : s.bytes / n;
+  return std::clamp<uint64_t>(chunk / 8 / 256 * 256, 4096, 65536);
+}
 
 double bus_factor(Collective c, int n) {
   switch (c) {

@@ -45,11 +45,14 @@ struct CollectiveSpec {
   int window = 4;
 };
 
-// The slice an algorithm pipelines in when the spec leaves it at 0: ring 64 KiB (NCCL's simple
-// protocol moves 64 KiB-class slices per step); switch 8 KiB, so that a window of slices keeps the
-// engine's gathers short while the stores of earlier slices flow (measured best in doc/reduction.md).
-uint64_t default_slice(Algorithm a);
-inline uint64_t slice_of(const CollectiveSpec& s) { return s.slice_bytes ? s.slice_bytes : default_slice(s.algo); }
+// The slice an algorithm pipelines in when the spec leaves it at 0. Ring: an eighth of a rank's
+// chunk (NCCL keeps 8 steps of a chunk in flight), in 256 B units, from 4 KiB to 64 KiB, so that
+// the per-slice acknowledgement and flag latency overlaps the data even when chunks are small
+// (many ranks); broadcast takes the whole buffer as its chunk. Switch: 8 KiB, so that a window of
+// slices keeps the engine's gathers short while earlier slices' stores flow. Both measured best in
+// doc/reduction.md.
+uint64_t default_slice(const CollectiveSpec& s);
+inline uint64_t slice_of(const CollectiveSpec& s) { return s.slice_bytes ? s.slice_bytes : default_slice(s); }
 
 // Checks a spec against a fabric of `accelerators` endpoints; returns "" or what is wrong.
 std::string check_spec(const CollectiveSpec& s, int accelerators);

@@ -60,8 +60,10 @@ TEST(CollTraffic, RingMovesTwoNMinusOneOverNOfTheBufferEachWay) {
       const uint64_t flags_in = o.run.flags_by_rank[static_cast<size_t>((r + n - 1) % n)];
       EXPECT_EQ(o.ports[static_cast<size_t>(r)].rx_payload_bytes,
                 2 * static_cast<uint64_t>(n - 1) * S / static_cast<uint64_t>(n) + 8 * flags_in);
-      // One flag per step (one slice per chunk here) but the last, which no one waits for.
-      EXPECT_EQ(flags, 2 * static_cast<uint64_t>(n - 1) - 1);
+      // One flag per slice and step but the last step, which no one waits for (64 KiB chunks in
+      // 8 KiB slices: an eighth of a chunk, coll::default_slice).
+      EXPECT_EQ(coll::slice_of(s), 8192u);
+      EXPECT_EQ(flags, 8 * (2 * static_cast<uint64_t>(n - 1) - 1));
     }
   }
 }
