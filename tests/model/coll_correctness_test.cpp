@@ -47,12 +47,18 @@ TEST(CollCorrectness, EveryReductionTypeAndOpOnSmallGroups) {
           }
 }
 
-TEST(CollCorrectness, EveryTypeSummedOn72Ranks) {
+// 72 ranks: all-reduce for every type and op; reduce-scatter sums every type.
+TEST(CollCorrectness, EveryTypeAndOpOn72Ranks) {
   const config::Config cfg = coll_config();
   for (Collective c : {Collective::kAllReduce, Collective::kReduceScatter})
     for (Algorithm a : {Algorithm::kRing, Algorithm::kOneShot, Algorithm::kSwitch})
       for (int t = 0; t < tl::kRedTypes; ++t)
-        expect_correct(cfg, spec_of(c, a, scattered(72), 72 * 64 + 64, static_cast<tl::RedType>(t)));
+        for (int op = 0; op < tl::kRedOps; ++op) {
+          const auto type = static_cast<tl::RedType>(t);
+          const auto rop = static_cast<tl::RedOp>(op);
+          if (!tl::red_supported(type, rop) || (c == Collective::kReduceScatter && rop != tl::RedOp::kSum)) continue;
+          expect_correct(cfg, spec_of(c, a, scattered(72), 72 * 64 + 64, type, rop));
+        }
 }
 
 TEST(CollCorrectness, DataMovementCollectives) {
