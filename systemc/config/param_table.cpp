@@ -325,6 +325,11 @@ std::vector<ParamSpec> build_table() {
   t.push_back(int_param("reduce.groups", [](Config& c) -> int& { return c.accel.reduce.groups; }, 64, 1, 1024, "groups",
                         "Entries of the multicast group table; group g owns the address window after the "
                         "accelerators' windows: accel.window_base + (switch.ports + g) x accel.window_bytes."));
+  t.push_back(int_param("reduce.rx_shared_flits", [](Config& c) -> int& { return c.accel.reduce.rx_shared_flits; }, 384,
+                        0, 1 << 20, "flits",
+                        "Each unit's receive buffer shared by its lanes, beside endpoint.rx_vc_flits reserved per lane "
+                        "(the credits of the crossbar output feeding the unit): where requests wait for a context. "
+                        "Default as endpoint.rx_shared_flits."));
   // --- synthetic transactions
   t.push_back(float_param("txn.load", [](Config& c) -> double& { return c.txn.load; }, 0.5, 0.0, 1.0,
                           "fraction of link",

@@ -149,6 +149,12 @@ void SwitchCore::update_credit_bits(int output) {
   }
 }
 
+void SwitchCore::set_output_buffer(int output, int vc_flits, int shared_flits) {
+  out_credit_.at(static_cast<size_t>(output)) =
+      CreditPool(v_, static_cast<uint32_t>(vc_flits), static_cast<uint32_t>(shared_flits), p_.classes);
+  update_credit_bits(output);
+}
+
 void SwitchCore::account_window(uint64_t from, uint64_t to) {
   const uint64_t a = std::max(from, p_.window_begin), b = std::min(to, p_.window_end);
   if (a >= b) return;

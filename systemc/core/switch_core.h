@@ -44,6 +44,9 @@ class SwitchCore {
   uint64_t flits_inside() const { return total_occupancy_ + egress_flits_; }
   uint32_t egress_flits(int output) const { return egress_[output].count(); }
   const CreditPool& output_credits(int output) const { return out_credit_[output]; }
+  // Before the first tick: the flit buffer behind `output` differs from the constructor's (an
+  // internal unit with a buffer of its own). Command credits stay as constructed.
+  void set_output_buffer(int output, int vc_flits, int shared_flits);
   // Transactions: command credits for the receiver behind `output` (empty pool otherwise).
   const CreditPool& output_cmd_credits(int output) const { return out_cmd_[output]; }
   bool has_cmd_credits() const { return cmd_; }

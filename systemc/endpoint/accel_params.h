@@ -21,6 +21,7 @@ struct ReduceParams {
   int alu_elems_per_cycle = 0;  // per unit: 32-bit lanes (an 8 B element takes two, f16/bf16 pack two)
   int alu_latency_cycles = 0;   // from the last contribution reduced to the response being ready
   int groups = 0;               // multicast group table entries (and multicast address windows)
+  int rx_shared_flits = 0;      // per unit: receive buffer shared by its lanes (per-lane part as endpoints)
 };
 
 struct AccelParams {

@@ -43,6 +43,8 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   switch_ = std::make_unique<core::SwitchCore>(sp, cfg_.endpoint_rx);
   std::vector<int> route(n + units);
   for (int d = 0; d < n + units; ++d) route[d] = switch_->output_port(static_cast<uint32_t>(d));
+  for (int u = n; u < n + units; ++u)  // each unit's receive buffer is its own (reduce.rx_shared_flits)
+    switch_->set_output_buffer(route[u], cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
   endpoints_ = std::make_unique<endpoint::AcceleratorEndpoints>(
       cfg_.accel, txn_lanes(cfg_), n, units, route, synthetic ? &cfg_.txn : nullptr, cfg_.traffic, cfg_.measure,
       cfg_.flit_bytes * rate, cfg_.sw.watchdog_cycles);
@@ -107,8 +109,7 @@ std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
   const endpoint::AcceleratorEndpoints& e = f.endpoints();
   const int n = f.sw().ports();  // accelerators and engine units
   const auto in_capacity = static_cast<uint64_t>(cfg.sw.buffer_flits());
-  const uint64_t out_capacity = static_cast<uint64_t>(cfg.sw.lanes()) * cfg.endpoint_rx.vc_flits +
-                                static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
+  const uint64_t out_reserved = static_cast<uint64_t>(cfg.sw.lanes()) * cfg.endpoint_rx.vc_flits;
   uint64_t in_links = 0;
   for (int p = 0; p < n; ++p) {
     const core::Link& up = f.uplink(p);
@@ -116,6 +117,9 @@ std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
     const uint64_t a = e.source_credits(p).total() + up.credits().count() + up.flits().count() +
                        static_cast<uint64_t>(f.sw().occupancy(p));
     if (a != in_capacity) bad.push_back(link_msg("input", p, a, in_capacity, "credits + in flight + occupancy"));
+    const uint64_t out_capacity =
+        out_reserved + static_cast<uint64_t>(p < e.accelerators() ? cfg.endpoint_rx.shared_flits
+                                                                   : cfg.accel.reduce.rx_shared_flits);
     const uint64_t b = f.sw().output_credits(p).total() + down.credits().count() + down.flits().count() +
                        f.sw().egress_flits(p) + e.rx_held(p);
     if (b != out_capacity)
