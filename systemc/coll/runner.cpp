@@ -86,7 +86,8 @@ void CollectiveRunner::before_cycle(uint64_t t) {
   now_ = t;
   // Entries are appended in event order; those due now run in that order (new ones go after).
   size_t i = 0;
-  std::vector<std::pair<uint64_t, uint32_t>> due;
+  std::vector<std::pair<uint64_t, uint32_t>>& due = due_;  // reused: no allocation per cycle
+  due.clear();
   for (const auto& e : ready_)
     if (e.first <= t) due.push_back(e);
   if (due.empty()) return;

@@ -71,6 +71,7 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   std::vector<int> flag_waiter_;    // per run, rank, flag: global op waiting (flattened per run)
   std::vector<size_t> flag_base_;   // per run: index of its first flag_waiter_ entry
   std::vector<std::pair<uint64_t, uint32_t>> ready_;  // (cycle, global op) to start
+  std::vector<std::pair<uint64_t, uint32_t>> due_;    // scratch of before_cycle
   uint64_t next_base_ = 0, now_ = 0;
   std::vector<uint8_t> fold_a_, fold_b_;  // scratch for folds
   int active_ = 0;
