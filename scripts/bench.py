@@ -50,6 +50,19 @@ def load():
     return [(f"ualink-x4-load{r}", [f"traffic.rate={r}"]) for r in (0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)]
 
 
+def timed(name, args):
+    """Runs `args`; returns (process wall seconds, peak RSS MiB); exits naming `name` if it fails."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - t0
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"bench: {name} failed: {err.strip()}")
+    return wall, usage.ru_maxrss / 1024.0
+
+
 def run_process(binary, name, sets, cycles, kernel):
     """Runs one `upswitch run`; returns (summary, process wall seconds, peak RSS MiB)."""
     with tempfile.TemporaryDirectory() as out:
@@ -57,15 +70,8 @@ def run_process(binary, name, sets, cycles, kernel):
                 "--set", f"sim.warmup_cycles={cycles // 4}", "--set", f"sim.measure_cycles={cycles}"]
         for s in sets:
             args += ["--set", s]
-        t0 = time.monotonic()
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.monotonic() - t0
-        err = proc.stderr.read().decode()
-        proc.stderr.close()
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"bench: {name} failed: {err.strip()}")
-        return json.load(open(os.path.join(out, "summary.json"))), wall, usage.ru_maxrss / 1024.0
+        wall, rss = timed(name, args)
+        return json.load(open(os.path.join(out, "summary.json"))), wall, rss
 
 
 TXN_A2A = ["traffic.kind=transactions", "txn.mix=read:1,write:1", "txn.sizes=256:1", "txn.load=0.5"]
@@ -101,14 +107,7 @@ def run_collective(binary, name, algo, ranks=72, size="16M"):
     with tempfile.TemporaryDirectory() as out:
         args = [binary, "coll", "--quiet", "--no-check", "--jobs", "1", "--out", out, "--ranks", str(ranks),
                 "--algo", algo, "-b", size, "-e", size]
-        t0 = time.monotonic()
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.monotonic() - t0
-        err = proc.stderr.read().decode()
-        proc.stderr.close()
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"bench: {name} failed: {err.strip()}")
+        wall, rss = timed(name, args)
         row = json.load(open(os.path.join(out, "coll.json")))["rows"][0]
     return {
         "scenario": name, "kernel": "plain", "overrides": args[2:], "ports": 72, "rate": None,
@@ -116,7 +115,7 @@ def run_collective(binary, name, algo, ranks=72, size="16M"):
         "process_wall_seconds": wall, "sim_wall_seconds": wall,
         "simulated_ns_per_second": row["time_us"] * 1000.0 / wall if wall > 0 else None,
         "cycles_per_second": row["cycles"] / wall if wall > 0 else None,
-        "busbw_gbytes_per_s": row["busbw_gbytes_per_s"], "peak_rss_mib": usage.ru_maxrss / 1024.0,
+        "busbw_gbytes_per_s": row["busbw_gbytes_per_s"], "peak_rss_mib": rss,
     }
 
 
