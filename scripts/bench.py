@@ -110,7 +110,7 @@ def run_collective(binary, name, algo, ranks=72, size="16M"):
         wall, rss = timed(name, args)
         row = json.load(open(os.path.join(out, "coll.json")))["rows"][0]
     return {
-        "scenario": name, "kernel": "plain", "overrides": args[2:], "ports": 72, "rate": None,
+        "scenario": name, "kernel": "plain", "overrides": [a for a in args[2:] if a not in ("--out", out)], "ports": 72, "rate": None,
         "ranks": ranks, "bytes": row["bytes"], "simulated_cycles": row["cycles"], "simulated_us": row["time_us"],
         "process_wall_seconds": wall, "sim_wall_seconds": wall,
         "simulated_ns_per_second": row["time_us"] * 1000.0 / wall if wall > 0 else None,
