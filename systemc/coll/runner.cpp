@@ -112,9 +112,8 @@ void CollectiveRunner::before_cycle(uint64_t t) {
       for (size_t k = 0; k < r.plan.ops.size(); ++k)
         if (ops_[first_op_[id] + k].deps == 0) start_op(first_op_[id] + static_cast<uint32_t>(k), t);
     } else if ((code & kKindMask) == kSendFlag) {
-      const OpState& s = ops_[id];
-      CollectiveRun& r = runs_[static_cast<size_t>(s.run)];
-      const PlanOp& p = r.plan.ops[static_cast<size_t>(s.op)];
+      CollectiveRun& r = run_of(id);
+      const PlanOp& p = plan_op(id);
       endpoint::TransferRequest q;
       q.op = tl::Opcode::kWrite;
       q.addr = f_.endpoints().address_map().window_base(r.spec.ranks[static_cast<size_t>(p.notify_peer)]) +
@@ -122,7 +121,7 @@ void CollectiveRunner::before_cycle(uint64_t t) {
       q.bytes = 8;
       q.data = kFlagValue;
       q.client = this;
-      q.cookie = kFlagCookie | static_cast<uint64_t>(s.run);
+      q.cookie = kFlagCookie | static_cast<uint64_t>(ops_[id].run);
       f_.endpoints().submit(r.spec.ranks[static_cast<size_t>(p.rank)], q, t);
       ++r.flags_sent;
       ++r.flags_by_rank[static_cast<size_t>(p.rank)];
@@ -143,9 +142,8 @@ uint64_t CollectiveRunner::next_activity(uint64_t t) const {
 // A ready op: a ring reduction step first folds its staged slice into its own buffer, which
 // takes the device's memory 3 x bytes / accel.mem_bytes_per_cycle cycles (read both, write one).
 void CollectiveRunner::start_op(uint32_t g, uint64_t t) {
-  const OpState& s = ops_[g];
-  const CollectiveRun& r = runs_[static_cast<size_t>(s.run)];
-  const PlanOp& p = r.plan.ops[static_cast<size_t>(s.op)];
+  const CollectiveRun& r = run_of(g);
+  const PlanOp& p = plan_op(g);
   if (p.fold_bytes == 0) {
     submit_op(g, t);
     return;
@@ -162,9 +160,8 @@ void CollectiveRunner::start_op(uint32_t g, uint64_t t) {
 }
 
 void CollectiveRunner::submit_op(uint32_t g, uint64_t t) {
-  const OpState& s = ops_[g];
-  const CollectiveRun& r = runs_[static_cast<size_t>(s.run)];
-  const PlanOp& p = r.plan.ops[static_cast<size_t>(s.op)];
+  const CollectiveRun& r = run_of(g);
+  const PlanOp& p = plan_op(g);
   if (p.bytes == 0) {
     complete_op(g, t);
     return;
@@ -197,9 +194,8 @@ void CollectiveRunner::transfer_done(uint64_t cookie, tl::Status status, uint64_
 }
 
 void CollectiveRunner::complete_op(uint32_t g, uint64_t t) {
-  const OpState& s = ops_[g];
-  CollectiveRun& r = runs_[static_cast<size_t>(s.run)];
-  const PlanOp& p = r.plan.ops[static_cast<size_t>(s.op)];
+  CollectiveRun& r = run_of(g);
+  const PlanOp& p = plan_op(g);
   r.end = std::max(r.end, t);
   if (p.notify_peer >= 0) ready_.emplace_back(t + 1, kSendFlag | g);
   for (uint32_t next : successors_[g]) satisfy(next, t);

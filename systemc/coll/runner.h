@@ -57,6 +57,12 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
     int run = 0, op = 0;
     int deps = 0;
   };
+  // The run and the plan entry of a global op.
+  CollectiveRun& run_of(uint32_t global) { return runs_[static_cast<size_t>(ops_[global].run)]; }
+  const PlanOp& plan_op(uint32_t global) const {
+    const OpState& s = ops_[global];
+    return runs_[static_cast<size_t>(s.run)].plan.ops[static_cast<size_t>(s.op)];
+  }
   void satisfy(uint32_t global, uint64_t t);
   void start_op(uint32_t global, uint64_t t);
   void submit_op(uint32_t global, uint64_t t);

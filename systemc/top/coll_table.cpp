@@ -1,15 +1,12 @@
 #include "top/coll_table.h"
 
-#include <atomic>
 #include <cmath>
-#include <exception>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "coll/reference.h"
 #include "coll/runner.h"
 #include "config/param_table.h"
+#include "top/parallel_rows.h"
 #include "top/txn_fabric.h"
 #include "version.h"
 
@@ -142,32 +139,11 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
       for (int n : opt.group_sizes)
         for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, n, b));
   t.rows.resize(specs.size());
-  std::vector<std::exception_ptr> errors(specs.size());
-  std::atomic<size_t> next{0}, done{0};
-  std::atomic<bool> failed{false};
-  std::mutex progress_mutex;
-  auto worker = [&] {
-    for (size_t i = next++; i < specs.size() && !failed.load(); i = next++) {
-      try {
-        t.rows[i] = measure_coll_point(cfg, specs[i], opt.check);
-      } catch (...) {
-        errors[i] = std::current_exception();
-        failed.store(true);
-      }
-      const size_t d = ++done;
-      if (progress) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(d, specs.size());
-      }
-    }
-  };
-  const int jobs = std::max(1, std::min<int>(opt.jobs, static_cast<int>(specs.size())));
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (std::thread& th : threads) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  for_each_row(
+      specs.size(), opt.jobs, [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check); },
+      [&](size_t d) {
+        if (progress) progress(d, specs.size());
+      });
   return t;
 }
 

@@ -1,16 +1,14 @@
 #include "top/p2p_table.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <memory>
-#include <thread>
 
 #include "config/param_table.h"
 #include "endpoint/transfer.h"
 #include "tl/message.h"
+#include "top/parallel_rows.h"
 #include "top/txn_fabric.h"
 #include "version.h"
 
@@ -261,27 +259,7 @@ P2pTable measure_p2p_table(const config::Config& cfg, const P2pOptions& opt) {
 
   // Rows are independent, so they may run on several threads; the first failing row (in table
   // order) is reported, as a single thread would.
-  const size_t n = pts.size();
-  std::vector<std::exception_ptr> errors(n);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  auto worker = [&] {
-    for (size_t i = next++; i < n && !failed.load(); i = next++) {
-      try {
-        measure_row(i);
-      } catch (...) {
-        errors[i] = std::current_exception();
-        failed.store(true);
-      }
-    }
-  };
-  const int jobs = std::max(1, std::min<int>(opt.jobs, static_cast<int>(n)));
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (std::thread& th : threads) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  for_each_row(pts.size(), opt.jobs, measure_row);
   return t;
 }
 

@@ -33,8 +33,10 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   const double rate = cfg_.link_flits_per_cycle();
   for (int p = 0; p < n + units; ++p) {
     const bool unit = p >= n;
-    up_.push_back(std::make_unique<core::Link>(unit ? 1 : lat, unit ? 1 : cred, unit ? 1.0 : rate));
-    down_.push_back(std::make_unique<core::Link>(unit ? 1 : lat, unit ? 1 : cred, unit ? 1.0 : rate));
+    const uint32_t l = unit ? 1 : lat, c = unit ? 1 : cred;
+    const double r = unit ? 1.0 : rate;
+    up_.push_back(std::make_unique<core::Link>(l, c, r));
+    down_.push_back(std::make_unique<core::Link>(l, c, r));
   }
   core::SwitchParams sp = cfg_.sw;
   sp.ports = n + units;
