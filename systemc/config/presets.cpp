@@ -44,6 +44,20 @@ const std::vector<Preset>& presets() {
         {"endpoint.rx_vc_flits", "256"},
         {"endpoint.rx_shared_flits", "0"},
         {"traffic.packet_flits", "1"}}},
+      {"nvl72-plane",
+       "One NVLink5 switch chip of a GB200 NVL72 rack: 72 ports, one per GPU (each GPU sends one link to each "
+       "of the 18 chips), 50 GB/s per port and direction (2 lanes x 200 Gb/s; 72 x 50 GB/s = 3.6 TB/s per "
+       "direction, 7.2 TB/s bidirectional), half the per-port rate of ualink-x4 (facts sheet sections 2.1, "
+       "2.3, 3.1; [N4][N6][N7][N8]). Links carry 50 x 628/640 = 49.0625 GB/s of TL flits: NVLink5 framing is "
+       "not public (2.6), so the default's UALink DL efficiency is kept [estimate]. Reduction ALU sized to "
+       "line rate as in section 5: 8 lanes = 32 B per cycle per port, 72 x 51.2 GB/s = 3.7 TB/s of operands, "
+       "matching the chip's 3.6 TFLOPS in-network compute read as FP8 (2.3, [N6]) [estimate]. traffic.rate "
+       "0.25 offers the default's 52% of the link. Clock, pipeline, link latency and buffers stay at the "
+       "defaults: NVLink latency and buffer sizes are not public (2.6, 3.3, [N17]).",
+       {{"switch.ports", "72"},
+        {"link.gbytes_per_s", "49.0625"},
+        {"reduce.alu_elems_per_cycle", "8"},
+        {"traffic.rate", "0.25"}}},
   };
   return table;
 }

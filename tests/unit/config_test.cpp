@@ -120,7 +120,44 @@ TEST(Config, PresetsNameOnlyDeclaredKeysAndValidate) {
     EXPECT_NO_THROW(validate(c)) << p.name;
   }
   Config c = default_config();
-  EXPECT_EQ(error_of([&] { apply_preset(c, "huge"); }), "--preset 'huge': expected one of ualink-x4, tiny, slotted");
+  EXPECT_EQ(error_of([&] { apply_preset(c, "huge"); }), "--preset 'huge': expected one of ualink-x4, tiny, slotted, nvl72-plane");
+}
+
+// nvl72-plane against the facts sheet's numbers, not the preset table: one NVLink5 switch chip of a
+// GB200 NVL72 rack (facts 2.1, 2.3, 3.1) with the UALink DL efficiency of the default (facts 1.8).
+TEST(Config, PresetNvl72PlaneIsOneNvlink5SwitchChip) {
+  const double lane_gbit_per_s = 200.0;                      // NVLink5: 200 Gb/s per lane (2.1)
+  const double raw_gbytes_per_port = 2 * lane_gbit_per_s / 8;  // x2 link, per direction: 50 GB/s
+  const double chip_tbytes_per_direction = 3.6;             // 7.2 TB/s bidirectional (2.3)
+  const double dl_efficiency = 628.0 / 640.0;               // TL payload of a 640 B DL flit (1.8)
+  ASSERT_DOUBLE_EQ(raw_gbytes_per_port, 50.0);
+
+  Config c = default_config();
+  apply_preset(c, "nvl72-plane");
+  validate(c);
+  EXPECT_EQ(c.preset, "nvl72-plane");
+  EXPECT_EQ(c.sw.ports, 72);
+  // The resolved per-port TL flit rate (GB/s) the model runs at: flits per core cycle x bytes x GHz.
+  const double port_gbytes = c.link_flits_per_cycle() * c.flit_bytes * c.clock_ghz;
+  EXPECT_NEAR(port_gbytes, raw_gbytes_per_port * dl_efficiency, 1e-9);
+  EXPECT_NEAR(c.sw.ports * port_gbytes, chip_tbytes_per_direction * 1000 * dl_efficiency, 1e-6);
+  // Half the per-port rate of the default 72 x UALink x4 switch (3.1).
+  Config d = default_config();
+  validate(d);
+  EXPECT_NEAR(port_gbytes / (d.link_flits_per_cycle() * d.flit_bytes * d.clock_ghz), 0.5, 1e-12);
+  // Reduction ALU at line rate (2.3, 5): the fewest 32-bit lanes per cycle that keep up with a port.
+  const double alu_gbytes = 4.0 * c.accel.reduce.alu_elems_per_cycle * c.clock_ghz;
+  EXPECT_GE(alu_gbytes, port_gbytes);
+  EXPECT_LT(4.0 * (c.accel.reduce.alu_elems_per_cycle - 1) * c.clock_ghz, port_gbytes);
+  // The same offered load as a fraction of the link as the default.
+  EXPECT_NEAR(c.traffic.rate / c.link_flits_per_cycle(), d.traffic.rate / d.link_flits_per_cycle(), 1e-3);
+  // Nothing public says the clock, pipeline, link latency or buffers differ: defaults (2.6, 3.3).
+  EXPECT_DOUBLE_EQ(c.clock_ghz, d.clock_ghz);
+  EXPECT_EQ(c.sw.routing_cycles + c.sw.output_pipeline_cycles(), d.sw.routing_cycles + d.sw.output_pipeline_cycles());
+  EXPECT_EQ(c.link_latency_cycles, d.link_latency_cycles);
+  EXPECT_EQ(c.credit_delay_cycles, d.credit_delay_cycles);
+  EXPECT_EQ(c.sw.vc_buffer_flits, d.sw.vc_buffer_flits);
+  EXPECT_EQ(c.sw.shared_buffer_flits, d.sw.shared_buffer_flits);
 }
 
 TEST(Config, ResolvedConfigJsonHasEveryKey) {
