@@ -48,7 +48,8 @@ struct CollectiveSpec {
 // The slice an algorithm pipelines in when the spec leaves it at 0. Ring: an eighth of a rank's
 // chunk (NCCL keeps 8 steps of a chunk in flight), in 256 B units, from 4 KiB to 64 KiB, so that
 // the per-slice acknowledgement and flag latency overlaps the data even when chunks are small
-// (many ranks); broadcast takes the whole buffer as its chunk. Switch: 8 KiB, so that a window of
+// (many ranks); broadcast takes the whole buffer as its chunk; all-to-all interleaves its blocks
+// over the peers in slices of an eighth of the mean block (4 KiB .. 64 KiB). Switch: 8 KiB, so that a window of
 // slices keeps the engine's gathers short while earlier slices' stores flow. Both measured best in
 // doc/reduction.md.
 uint64_t default_slice(const CollectiveSpec& s);

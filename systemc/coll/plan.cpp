@@ -104,14 +104,38 @@ struct Builder {
     }
   }
 
+  // All-to-all as NCCL's grouped send/recv (and DeepEP) run it: every peer progresses at once, so
+  // each rank issues its blocks round-robin over the peers, a slice at a time; a large block to a
+  // hot peer does not hold back the others behind it.
+  void all_to_all() {
+    for (int i = 0; i < n; ++i) {
+      copy(i, l.in + send_displ(i, i), l.out + recv_displ(i, i), pair_bytes(s, i, i));
+      uint64_t most = 0;
+      for (int t = 0; t < n; ++t)
+        if (t != i) most = std::max(most, pair_bytes(s, i, t));
+      for (int j = 0; j < slices(most); ++j)
+        for (int d = 1; d < n; ++d) {
+          const int t = (i + d) % n;
+          const uint64_t len = slice_len(pair_bytes(s, i, t), j);
+          if (len == 0) continue;
+          add(transfer(i, tl::Opcode::kWrite, t, l.out + recv_displ(i, t) + slice_off(j),
+                       l.in + send_displ(i, t) + slice_off(j), len));
+        }
+    }
+  }
+
   void oneshot() {
+    if (s.coll == Collective::kAllToAll) {
+      all_to_all();
+      return;
+    }
     for (int i = 0; i < n; ++i) {
       switch (s.coll) {
         case Collective::kAllReduce: copy(i, l.in, l.out, s.bytes); break;
         case Collective::kReduceScatter:
         case Collective::kAllGather: copy(i, l.in + begin(i), l.out + begin(i), size(i)); break;
         case Collective::kBroadcast: if (i == s.root) copy(i, l.in, l.out, s.bytes); break;
-        case Collective::kAllToAll: copy(i, l.in + send_displ(i, i), l.out + recv_displ(i, i), pair_bytes(s, i, i)); break;
+        case Collective::kAllToAll: break;  // all_to_all()
       }
       for (int d = 1; d < n; ++d) {
         const int t = (i + d) % n;
@@ -128,9 +152,7 @@ struct Builder {
             if (i != s.root) continue;
             p = transfer(i, tl::Opcode::kWrite, t, l.out, l.in, s.bytes);
             break;
-          case Collective::kAllToAll:
-            p = transfer(i, tl::Opcode::kWrite, t, l.out + recv_displ(i, t), l.in + send_displ(i, t), pair_bytes(s, i, t));
-            break;
+          case Collective::kAllToAll: continue;  // all_to_all()
         }
         if (p.bytes) add(p);
       }

@@ -19,29 +19,43 @@ CollectiveRunner::CollectiveRunner(top::TxnFabric& f) : f_(f), inner_(f.endpoint
 
 CollectiveRunner::~CollectiveRunner() { f_.endpoints().set_observer(inner_); }
 
-int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start) {
+int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start) { return add(spec, start, Order{}); }
+
+int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start, const Order& order) {
   endpoint::AcceleratorEndpoints& e = f_.endpoints();
   const std::string bad = check_spec(spec, e.accelerators());
   if (!bad.empty()) throw std::invalid_argument("collective: " + bad);
   if (start < f_.now()) throw std::invalid_argument("collective: start cycle already simulated");
+  const auto id = static_cast<int>(runs_.size());
+  for (int a : order.after)
+    if (a < 0 || a >= id) throw std::invalid_argument("collective: 'after' names run " + std::to_string(a) + ", not an earlier one");
+  if (spec.algo == Algorithm::kSwitch && e.engine_units() == 0)
+    throw std::invalid_argument("collective: the switch algorithm needs the reduction engine (reduce.enable)");
   CollectiveRun r;
   r.spec = spec;
-  r.layout = make_layout(spec, next_base_);
+  uint64_t base = next_base_;
+  if (order.reuse >= 0) {
+    if (!precedes(order.reuse, order.after))
+      throw std::invalid_argument("collective: reuses the buffers of run " + std::to_string(order.reuse) +
+                                  ", which is not among the runs it waits for");
+    base = runs_[static_cast<size_t>(order.reuse)].region_begin;
+  }
+  r.layout = make_layout(spec, base);
+  r.region_begin = base;
+  r.region_end = (r.layout.end() + 4095) / 4096 * 4096;
+  if (order.reuse >= 0 && r.region_end > runs_[static_cast<size_t>(order.reuse)].region_end)
+    throw std::invalid_argument("collective: needs " + std::to_string(r.region_end - base) + " B of buffers; run " +
+                                std::to_string(order.reuse) + " has " +
+                                std::to_string(runs_[static_cast<size_t>(order.reuse)].region_end - base));
   if (r.layout.end() > f_.config().accel.memory_bytes)
     throw std::invalid_argument("collective: buffers need " + std::to_string(r.layout.end()) +
                                 " B of each rank's memory; accel.memory_bytes = " +
                                 std::to_string(f_.config().accel.memory_bytes));
-  if (spec.algo == Algorithm::kSwitch) {
-    if (e.engine_units() == 0)
-      throw std::invalid_argument("collective: the switch algorithm needs the reduction engine (reduce.enable)");
-    r.group = e.define_group(spec.ranks);
-  }
   r.plan = make_plan(spec, r.layout);
   r.start = start;
   r.end = start;
   r.flags_by_rank.assign(spec.ranks.size(), 0);
-  next_base_ = (r.layout.end() + 4095) / 4096 * 4096;
-  const auto id = static_cast<int>(runs_.size());
+  if (order.reuse < 0) next_base_ = r.region_end;
   const auto first = static_cast<uint32_t>(ops_.size());
   first_op_.push_back(first);
   flag_base_.push_back(flag_waiter_.size());
@@ -61,9 +75,37 @@ int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start) {
                    static_cast<size_t>(p.wait_flag)] = static_cast<int>(first + k);
   }
   runs_.push_back(std::move(r));
-  ready_.emplace_back(start, kStartRun | static_cast<uint32_t>(id));
+  run_deps_.push_back(0);
+  run_ready_.push_back(start);
+  run_delay_.push_back(order.delay);
+  run_successors_.emplace_back();
+  after_.push_back(order.after);
+  for (int a : order.after) {
+    const CollectiveRun& pred = runs_[static_cast<size_t>(a)];
+    if (pred.done) {
+      run_ready_.back() = std::max(run_ready_.back(), pred.end + order.delay);
+    } else {
+      ++run_deps_.back();
+      run_successors_[static_cast<size_t>(a)].push_back(id);
+    }
+  }
+  if (run_deps_.back() == 0) ready_.emplace_back(run_ready_.back(), kStartRun | static_cast<uint32_t>(id));
   ++active_;
   return id;
+}
+
+bool CollectiveRunner::precedes(int earlier, const std::vector<int>& after) const {
+  std::vector<int> todo = after;
+  std::vector<bool> seen(runs_.size(), false);
+  while (!todo.empty()) {
+    const int a = todo.back();
+    todo.pop_back();
+    if (a == earlier) return true;
+    if (seen[static_cast<size_t>(a)]) continue;
+    seen[static_cast<size_t>(a)] = true;
+    for (int b : after_[static_cast<size_t>(a)]) todo.push_back(b);
+  }
+  return false;
 }
 
 uint64_t CollectiveRunner::group_address(int id, uint64_t off) const {
@@ -95,22 +137,7 @@ void CollectiveRunner::before_cycle(uint64_t t) {
   for (i = 0; i < due.size(); ++i) {
     const uint32_t code = due[i].second, id = code & ~kKindMask;
     if ((code & kKindMask) == kStartRun) {
-      CollectiveRun& r = runs_[id];
-      endpoint::AcceleratorEndpoints& e = f_.endpoints();
-      std::vector<uint8_t> buf;
-      for (const Plan::Copy& c : r.plan.copies) {
-        tl::SparseMemory& m = e.memory(r.spec.ranks[static_cast<size_t>(c.rank)]);
-        buf.resize(c.bytes);
-        m.read(c.from, buf.data(), c.bytes);
-        m.write(c.to, buf.data(), c.bytes);
-      }
-      if (r.plan.ops.empty()) {
-        r.done = true;
-        if (r.group >= 0) e.release_group(r.group);
-        --active_;
-      }
-      for (size_t k = 0; k < r.plan.ops.size(); ++k)
-        if (ops_[first_op_[id] + k].deps == 0) start_op(first_op_[id] + static_cast<uint32_t>(k), t);
+      start_run(static_cast<int>(id), t);
     } else if ((code & kKindMask) == kSendFlag) {
       CollectiveRun& r = run_of(id);
       const PlanOp& p = plan_op(id);
@@ -130,6 +157,41 @@ void CollectiveRunner::before_cycle(uint64_t t) {
     } else {
       start_op(id, t);
     }
+  }
+}
+
+// A run whose start time and predecessors have come: its local copies, its multicast group (held
+// only while it runs), and the ops with nothing to wait for.
+void CollectiveRunner::start_run(int id, uint64_t t) {
+  CollectiveRun& r = runs_[static_cast<size_t>(id)];
+  endpoint::AcceleratorEndpoints& e = f_.endpoints();
+  r.start = t;
+  r.end = t;
+  r.send_end.assign(r.spec.ranks.size(), t);
+  r.recv_end.assign(r.spec.ranks.size(), t);
+  if (r.spec.algo == Algorithm::kSwitch) r.group = e.define_group(r.spec.ranks);
+  std::vector<uint8_t>& buf = fold_a_;
+  for (const Plan::Copy& c : r.plan.copies) {
+    tl::SparseMemory& m = e.memory(r.spec.ranks[static_cast<size_t>(c.rank)]);
+    buf.resize(c.bytes);
+    m.read(c.from, buf.data(), c.bytes);
+    m.write(c.to, buf.data(), c.bytes);
+  }
+  if (r.plan.ops.empty()) finish_run(r, t);
+  const uint32_t first = first_op_[static_cast<size_t>(id)];
+  for (size_t k = 0; k < r.plan.ops.size(); ++k)
+    if (ops_[first + k].deps == 0) start_op(first + static_cast<uint32_t>(k), t);
+}
+
+void CollectiveRunner::finish_run(CollectiveRun& r, uint64_t t) {
+  r.done = true;
+  if (r.group >= 0) f_.endpoints().release_group(r.group);
+  --active_;
+  const auto id = static_cast<size_t>(&r - runs_.data());
+  for (int next : run_successors_[id]) {
+    const auto n = static_cast<size_t>(next);
+    run_ready_[n] = std::max(run_ready_[n], t + run_delay_[n]);
+    if (--run_deps_[n] == 0) ready_.emplace_back(std::max(run_ready_[n], t + 1), kStartRun | static_cast<uint32_t>(next));
   }
 }
 
@@ -197,13 +259,22 @@ void CollectiveRunner::complete_op(uint32_t g, uint64_t t) {
   CollectiveRun& r = run_of(g);
   const PlanOp& p = plan_op(g);
   r.end = std::max(r.end, t);
+  auto& send = r.send_end[static_cast<size_t>(p.rank)];
+  send = std::max(send, t);
+  if (p.bytes > 0) {
+    if (!tl::carries_request_data(p.op)) {
+      auto& recv = r.recv_end[static_cast<size_t>(p.rank)];
+      recv = std::max(recv, t);
+    } else if (p.mc) {
+      for (uint64_t& recv : r.recv_end) recv = std::max(recv, t);
+    } else {
+      auto& recv = r.recv_end[static_cast<size_t>(p.peer)];
+      recv = std::max(recv, t);
+    }
+  }
   if (p.notify_peer >= 0) ready_.emplace_back(t + 1, kSendFlag | g);
   for (uint32_t next : successors_[g]) satisfy(next, t);
-  if (++r.ops_done == r.plan.ops.size()) {
-    r.done = true;
-    if (r.group >= 0) f_.endpoints().release_group(r.group);
-    --active_;
-  }
+  if (++r.ops_done == r.plan.ops.size()) finish_run(r, t);
 }
 
 void CollectiveRunner::satisfy(uint32_t g, uint64_t t) {

@@ -20,7 +20,12 @@ struct CollectiveRun {
   Layout layout;
   Plan plan;
   int group = -1;  // multicast group (switch algorithm)
-  uint64_t start = 0, end = 0;  // cycles: submitted; last transfer completed
+  uint64_t start = 0, end = 0;  // cycles: started; last transfer completed
+  // Per rank (index into spec.ranks), cycles: its last own transfer completed (send_end), and the
+  // last transfer that brought data into its memory completed (recv_end: writes and multicast
+  // stores to it, its reads); `start` while none did.
+  std::vector<uint64_t> send_end, recv_end;
+  uint64_t region_begin = 0, region_end = 0;  // the buffer region (offsets in each rank's memory)
   uint64_t ops_done = 0, flags_sent = 0;
   std::vector<uint64_t> flags_by_rank;  // flag writes each rank sent
   tl::Status status = tl::Status::kOkay;  // first non-OKAY transfer status
@@ -39,6 +44,16 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   // multicast group (switch algorithm) and starts it at `start` (>= fabric.now()); throws
   // std::invalid_argument for a bad spec. Inputs go in the ranks' memories at layout().in first.
   int add(const CollectiveSpec& spec, uint64_t start);
+  // Ordering between collectives (workloads): the collective starts at the latest of `start` and
+  // `delay` cycles after every run in `after` completed. With `reuse` >= 0 its buffers take the
+  // region of that earlier run (which must be in `after`, directly or through other runs, and whose
+  // region must be large enough) instead of new memory, so long schedules fit accel.memory_bytes.
+  struct Order {
+    std::vector<int> after;
+    uint64_t delay = 0;
+    int reuse = -1;
+  };
+  int add(const CollectiveSpec& spec, uint64_t start, const Order& order);
   // Simulates until every added collective has completed; false if `max_cycles` passed first.
   bool run(uint64_t max_cycles = UINT64_MAX);
   const CollectiveRun& get(int id) const { return runs_.at(static_cast<size_t>(id)); }
@@ -71,7 +86,16 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   top::TxnFabric& f_;
   endpoint::TxnObserver* inner_;
   std::vector<CollectiveRun> runs_;
+  // Whether run `earlier` is in `after` or precedes one of them.
+  bool precedes(int earlier, const std::vector<int>& after) const;
+  void start_run(int id, uint64_t t);
+  void finish_run(CollectiveRun& r, uint64_t t);
+
   std::vector<uint32_t> first_op_;  // per run: global id of its op 0
+  std::vector<int> run_deps_;       // per run: runs in its `after` not yet complete
+  std::vector<uint64_t> run_ready_; // per run: earliest start so far (start, then each dependency's end + delay)
+  std::vector<uint64_t> run_delay_;
+  std::vector<std::vector<int>> run_successors_, after_;
   std::vector<OpState> ops_;
   std::vector<std::vector<uint32_t>> successors_;  // per global op: ops whose `after` or `gate` it is
   std::vector<int> flag_waiter_;    // per run, rank, flag: global op waiting (flattened per run)
