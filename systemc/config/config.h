@@ -10,6 +10,7 @@
 #include "core/switch_params.h"
 #include "endpoint/accel_params.h"
 #include "traffic/traffic_params.h"
+#include "traffic/workload_params.h"
 
 namespace upswitch::config {
 
@@ -40,6 +41,7 @@ struct Config {
   std::string atomic_ops_text;        // accel.atomic_ops as written
   endpoint::TxnWorkload txn;          // txn.*
   std::string txn_mix_text, txn_sizes_text;  // txn.mix, txn.sizes as written
+  traffic::WorkloadParams workload;  // workload.*, moe.*, tp.* (`upswitch workload`)
   uint64_t check_interval_cycles = 0;
   std::string preset;  // the preset the run started from ("" = built-in defaults)
 };

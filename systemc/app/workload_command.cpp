@@ -1,0 +1,57 @@
+#include "app/workload_command.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "app/resolve_config.h"
+#include "app/table_files.h"
+#include "config/config.h"
+#include "top/workload_run.h"
+
+namespace upswitch::app {
+
+CLI::App* add_workload_command(CLI::App& app) {
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "workload", "MoE dispatch/combine all-to-alls and TP collectives from model dimensions (moe.*, tp.*, workload.*)");
+  cmd->add_option("--config", opt->config_file, "YAML configuration file");
+  cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
+  cmd->add_option("--set", opt->sets, "Override a key: --set moe.gating=zipf (repeatable)")->take_all();
+  cmd->add_option("--seed", opt->seed, "Random seed (same as --set sim.seed=N)")
+      ->each([opt](const std::string&) { opt->seed_given = true; });
+  cmd->add_option("--out", opt->out_dir, "Write workload.json, workload_steps.csv and workload_phases.csv here");
+  cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
+  cmd->callback([opt]() {
+    const int status = workload_command(*opt);
+    std::fflush(stdout);
+    std::exit(status);
+  });
+  return cmd;
+}
+
+int workload_command(const RunOptions& opt) {
+  config::Config cfg;
+  try {
+    RunOptions ro = opt;
+    ro.sets.push_back("traffic.kind=transactions");  // the workloads are transactions
+    cfg = resolve_config(ro);
+    top::check_workload(cfg);
+    if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // written only once the run is complete
+  } catch (const config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
+    return 2;
+  }
+  top::WorkloadResult result;
+  if (const int status = run_measurement([&] { result = top::run_workload(cfg); })) return status;
+  if (!opt.out_dir.empty())
+    if (const int st = write_table_files(opt.out_dir, {{"workload.json", top::workload_json(result).dump(2) + "\n"},
+                                                       {"workload_steps.csv", top::workload_steps_csv(result)},
+                                                       {"workload_phases.csv", top::workload_phases_csv(result)}}))
+      return st;
+  if (!opt.quiet) std::cout << top::workload_text(result);
+  return 0;
+}
+
+}  // namespace upswitch::app

@@ -1,0 +1,372 @@
+#include "top/workload_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+#include "coll/plan.h"
+#include "coll/runner.h"
+#include "config/param_table.h"
+#include "top/txn_fabric.h"
+#include "traffic/moe.h"
+#include "traffic/tp.h"
+#include "version.h"
+
+namespace upswitch::top {
+namespace {
+
+using traffic::WorkloadKind;
+
+bool runs_moe(const config::Config& c) { return c.workload.kind != WorkloadKind::kTp; }
+bool runs_tp(const config::Config& c) { return c.workload.kind != WorkloadKind::kMoe; }
+
+traffic::MoeParams resolved_moe(const config::Config& c) {
+  traffic::MoeParams p = c.workload.moe;
+  if (p.ranks == 0) p.ranks = c.sw.ports;
+  return p;
+}
+
+double cycles_per_us(const config::Config& c) { return c.clock_ghz * 1000.0; }
+uint64_t us_to_cycles(const config::Config& c, double us) {
+  return static_cast<uint64_t>(us * cycles_per_us(c) + 0.5);
+}
+// Payload bytes a link carries per second per direction, in GB/s (TL flits; headers included).
+double link_gbps(const config::Config& c) { return c.link_flits_per_cycle() * c.flit_bytes * c.clock_ghz; }
+
+uint64_t region_bytes(const coll::CollectiveSpec& s) { return (coll::make_layout(s, 0).end() + 4095) / 4096 * 4096; }
+
+// Collectives of one chain reuse a buffer region per kind of phase once the previous holder is
+// done (it always precedes in the chain); a larger one gets fresh memory.
+class Regions {
+ public:
+  int reuse_for(const std::string& slot, const coll::CollectiveRunner& runner, const coll::CollectiveSpec& s) const {
+    const auto it = last_.find(slot);
+    if (it == last_.end()) return -1;
+    const coll::CollectiveRun& r = runner.get(it->second);
+    return region_bytes(s) <= r.region_end - r.region_begin ? it->second : -1;
+  }
+  void hold(const std::string& slot, int run, int reused) {
+    if (reused < 0 || last_.count(slot) == 0) last_[slot] = run;
+  }
+
+ private:
+  std::map<std::string, int> last_;
+};
+
+struct Pending {
+  WorkloadPhase phase;
+  int run = -1;
+  std::vector<uint64_t> pair;  // MoE: ranks x ranks bytes
+};
+
+struct ChainEnd {
+  int last = -1;            // the chain's last run
+  uint64_t delay = 0;       // compute after it, before the next collective
+  double compute_us = 0;    // compute in the current step so far
+};
+
+int add_phase(coll::CollectiveRunner& runner, Regions& regions, const std::string& slot, const coll::CollectiveSpec& s,
+              ChainEnd& chain) {
+  coll::CollectiveRunner::Order o;
+  if (chain.last >= 0) o.after = {chain.last};
+  o.delay = chain.delay;
+  o.reuse = chain.last >= 0 ? regions.reuse_for(slot, runner, s) : -1;
+  const int id = runner.add(s, chain.last >= 0 ? 0 : chain.delay, o);
+  regions.hold(slot, id, o.reuse);
+  chain.last = id;
+  chain.delay = 0;
+  return id;
+}
+
+}  // namespace
+
+void check_workload(const config::Config& cfg) {
+  const int acc = cfg.sw.ports;
+  if (runs_moe(cfg)) {
+    const std::string bad = traffic::check_moe(cfg.workload.moe, acc);
+    if (!bad.empty()) throw config::ConfigError(bad);
+    if (cfg.workload.moe.gating == traffic::Gating::kFile)
+      (void)traffic::read_assignment(resolved_moe(cfg), cfg.workload.moe.assignment_file);
+  }
+  if (runs_tp(cfg)) {
+    const std::string bad = traffic::check_tp(cfg.workload.tp, acc);
+    if (!bad.empty()) throw config::ConfigError(bad);
+    if (static_cast<coll::Algorithm>(cfg.workload.tp.algo) == coll::Algorithm::kSwitch && !cfg.accel.reduce.enable)
+      throw config::ConfigError("tp.algo = switch: needs the reduction engine (reduce.enable = true)");
+  }
+}
+
+WorkloadResult run_workload(const config::Config& cfg) {
+  check_workload(cfg);
+  const auto wall0 = std::chrono::steady_clock::now();
+  TxnFabric fabric(cfg, false);
+  coll::CollectiveRunner runner(fabric);
+  Regions regions;
+  std::vector<Pending> pending;
+  std::vector<WorkloadStep> steps;
+  const traffic::WorkloadParams& w = cfg.workload;
+
+  if (runs_moe(cfg)) {
+    const traffic::MoeParams p = resolved_moe(cfg);
+    std::vector<int> ranks(static_cast<size_t>(p.ranks));
+    std::iota(ranks.begin(), ranks.end(), 0);
+    traffic::MoeAssignment from_file;
+    if (p.gating == traffic::Gating::kFile) from_file = traffic::read_assignment(p, p.assignment_file);
+    ChainEnd chain;
+    for (int step = 0; step < w.steps; ++step) {
+      WorkloadStep st;
+      st.workload = "moe";
+      st.step = step;
+      for (int layer = 0; layer < p.layers; ++layer) {
+        traffic::MoeAssignment a = p.gating == traffic::Gating::kFile
+                                       ? from_file
+                                       : traffic::draw_assignment(p, cfg.measure.seed,
+                                                                  static_cast<uint64_t>(step) * 65536 + static_cast<uint64_t>(layer));
+        traffic::apply_capacity(p, a);
+        st.dropped += a.dropped;
+        const std::vector<uint64_t> dispatch = traffic::dispatch_bytes(p, a);
+        std::vector<uint64_t> combine(dispatch.size());
+        const auto n = static_cast<size_t>(p.ranks);
+        for (size_t i = 0; i < n; ++i)
+          for (size_t j = 0; j < n; ++j) combine[j * n + i] = dispatch[i * n + j];
+        for (int k = 0; k < 2; ++k) {
+          coll::CollectiveSpec s;
+          s.coll = coll::Collective::kAllToAll;
+          s.algo = coll::Algorithm::kOneShot;
+          s.ranks = ranks;
+          s.type = tl::RedType::kU32;
+          s.pair_bytes = k == 0 ? dispatch : combine;
+          for (size_t i = 0; i < n; ++i) {
+            uint64_t row = 0;
+            for (size_t j = 0; j < n; ++j) row += s.pair_bytes[i * n + j];
+            s.bytes = std::max(s.bytes, row);
+          }
+          if (k == 1) {
+            chain.delay = us_to_cycles(cfg, p.compute_us);
+            st.compute_us += p.compute_us;
+          }
+          Pending q;
+          q.phase.workload = "moe";
+          q.phase.step = step;
+          q.phase.layer = layer;
+          q.phase.phase = k == 0 ? "dispatch" : "combine";
+          q.phase.coll = s.coll;
+          q.phase.algo = s.algo;
+          q.phase.ranks = p.ranks;
+          q.phase.bytes = s.bytes;
+          q.pair = s.pair_bytes;
+          q.run = add_phase(runner, regions, k == 0 ? "moe-dispatch" : "moe-combine", s, chain);
+          pending.push_back(std::move(q));
+        }
+      }
+      steps.push_back(st);
+    }
+  }
+
+  if (runs_tp(cfg)) {
+    const traffic::TpParams& p = w.tp;
+    const int groups = traffic::tp_group_count(p, cfg.sw.ports);
+    const std::vector<traffic::TpStep> layer_steps = traffic::tp_layer_steps(p);
+    for (int g = 0; g < groups; ++g) {
+      const std::vector<int> ranks = traffic::tp_group_ranks(p, cfg.sw.ports, g);
+      ChainEnd chain;
+      for (int step = 0; step < w.steps; ++step) {
+        WorkloadStep st;
+        st.workload = "tp";
+        st.group = g;
+        st.step = step;
+        for (int pass = 0; pass < (p.backward ? 2 : 1); ++pass)
+          for (int layer = 0; layer < p.layers; ++layer)
+            for (const traffic::TpStep& ls : layer_steps) {
+              if (ls.compute) {
+                chain.delay += us_to_cycles(cfg, ls.compute_us);
+                st.compute_us += ls.compute_us;
+                continue;
+              }
+              coll::CollectiveSpec s;
+              s.coll = ls.coll;
+              s.algo = static_cast<coll::Algorithm>(p.algo);
+              s.ranks = ranks;
+              s.type = static_cast<tl::RedType>(p.dtype);
+              s.op = tl::RedOp::kSum;
+              s.bytes = ls.bytes;
+              Pending q;
+              q.phase.workload = "tp";
+              q.phase.step = step;
+              q.phase.layer = pass == 0 ? layer : p.layers - 1 - layer;
+              q.phase.pass = pass == 0 ? "fwd" : "bwd";
+              q.phase.phase = coll::collective_name(s.coll);
+              q.phase.group = g;
+              q.phase.coll = s.coll;
+              q.phase.algo = s.algo;
+              q.phase.ranks = p.group_size;
+              q.phase.bytes = s.bytes;
+              q.run = add_phase(runner, regions, std::string("tp-") + coll::collective_name(s.coll), s, chain);
+              pending.push_back(std::move(q));
+            }
+        steps.push_back(st);
+      }
+    }
+  }
+
+  if (!runner.run()) throw std::logic_error("workload: the collectives did not complete");
+  const std::vector<std::string> undrained = check_txn_drained(fabric);
+  if (!undrained.empty()) throw std::logic_error("workload: fabric not drained at the end: " + undrained[0]);
+  WorkloadResult out;
+  out.cfg = cfg;
+  const double cpu = cycles_per_us(cfg), rate = link_gbps(cfg);
+  for (Pending& q : pending) {
+    const coll::CollectiveRun& r = runner.get(q.run);
+    if (r.status != tl::Status::kOkay)
+      throw std::logic_error(std::string("workload: a ") + q.phase.phase + " transfer ended with status " +
+                             tl::status_name(r.status));
+    WorkloadPhase& ph = q.phase;
+    ph.start = r.start;
+    ph.end = r.end;
+    ph.time_us = static_cast<double>(r.end - r.start) / cpu;
+    double sum = 0;
+    for (uint64_t e : r.recv_end) {
+      const double us = static_cast<double>(e - r.start) / cpu;
+      ph.rank_max_us = std::max(ph.rank_max_us, us);
+      sum += us;
+    }
+    ph.rank_mean_us = sum / static_cast<double>(r.recv_end.size());
+    if (!q.pair.empty()) {
+      const auto n = static_cast<size_t>(ph.ranks);
+      uint64_t total = 0, busiest = 0;
+      for (size_t i = 0; i < n; ++i) {
+        uint64_t sent = 0, recv = 0;
+        for (size_t j = 0; j < n; ++j)
+          if (j != i) {
+            sent += q.pair[i * n + j];
+            recv += q.pair[j * n + i];
+          }
+        ph.sent_max = std::max(ph.sent_max, sent);
+        ph.recv_max = std::max(ph.recv_max, recv);
+        busiest = std::max({busiest, sent, recv});
+        total += sent;
+      }
+      ph.sent_mean = ph.recv_mean = static_cast<double>(total) / static_cast<double>(n);
+      ph.a2a_gbps = ph.time_us > 0 ? static_cast<double>(total) / (ph.time_us * 1000.0) : 0;
+      ph.limit_gbps = rate * static_cast<double>(n);
+      ph.port_bound_us = static_cast<double>(busiest) / (rate * 1000.0);
+    }
+    out.phases.push_back(ph);
+  }
+  // Steps: each chain's phases in order; a step ends with its last phase.
+  for (WorkloadStep& st : steps) {
+    uint64_t prev_end = 0, end = 0;
+    for (const WorkloadPhase& ph : out.phases) {
+      if (ph.workload != st.workload || ph.group != st.group) continue;
+      if (ph.step == st.step) {
+        end = std::max(end, ph.end);
+        st.comm_us += ph.time_us;
+      } else if (ph.step == st.step - 1) {
+        prev_end = std::max(prev_end, ph.end);
+      }
+    }
+    st.time_us = static_cast<double>(end - prev_end) / cpu;
+    st.exposed_us = st.time_us - st.compute_us;
+  }
+  out.steps = std::move(steps);
+  out.ports = fabric.endpoints().result().ports;
+  out.cycles = fabric.now();
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return out;
+}
+
+std::string config_hash(const config::Config& cfg) {
+  const std::string text = config::config_to_json(cfg).dump();
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 0x100000001b3ULL;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string workload_text(const WorkloadResult& r) {
+  std::ostringstream o;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-5s %5s %4s %11s %11s %11s %11s %8s\n", "work", "group", "step", "time_us",
+                "compute_us", "comm_us", "exposed_us", "dropped");
+  o << line;
+  for (const WorkloadStep& s : r.steps) {
+    std::snprintf(line, sizeof line, "%-5s %5s %4d %11.2f %11.2f %11.2f %11.2f %8llu\n", s.workload.c_str(),
+                  s.group < 0 ? "-" : std::to_string(s.group).c_str(), s.step, s.time_us, s.compute_us, s.comm_us,
+                  s.exposed_us, static_cast<unsigned long long>(s.dropped));
+    o << line;
+  }
+  for (const WorkloadPhase& p : r.phases) {
+    if (p.workload != "moe") continue;
+    std::snprintf(line, sizeof line,
+                  "moe step %d layer %d %-8s %9.2f us  slowest/mean rank %.3f  %8.1f GB/s of %.1f  port bound %.2f us\n",
+                  p.step, p.layer, p.phase.c_str(), p.time_us, p.rank_mean_us > 0 ? p.rank_max_us / p.rank_mean_us : 0.0,
+                  p.a2a_gbps, p.limit_gbps, p.port_bound_us);
+    o << line;
+  }
+  return o.str();
+}
+
+namespace {
+const char* kPhaseHeader =
+    "workload,step,layer,pass,phase,group,collective,algorithm,ranks,bytes,start_cycle,end_cycle,time_us,"
+    "sent_max,sent_mean,recv_max,recv_mean,rank_max_us,rank_mean_us,a2a_gbps,limit_gbps,port_bound_us\n";
+}
+
+std::string workload_phases_csv(const WorkloadResult& r) {
+  std::ostringstream o;
+  o.precision(10);
+  o << kPhaseHeader;
+  for (const WorkloadPhase& p : r.phases)
+    o << p.workload << ',' << p.step << ',' << p.layer << ',' << p.pass << ',' << p.phase << ',' << p.group << ','
+      << coll::collective_name(p.coll) << ',' << coll::algorithm_name(p.algo) << ',' << p.ranks << ',' << p.bytes << ','
+      << p.start << ',' << p.end << ',' << p.time_us << ',' << p.sent_max << ',' << p.sent_mean << ',' << p.recv_max
+      << ',' << p.recv_mean << ',' << p.rank_max_us << ',' << p.rank_mean_us << ',' << p.a2a_gbps << ','
+      << p.limit_gbps << ',' << p.port_bound_us << '\n';
+  return o.str();
+}
+
+std::string workload_steps_csv(const WorkloadResult& r) {
+  std::ostringstream o;
+  o.precision(10);
+  o << "workload,group,step,time_us,compute_us,comm_us,exposed_us,dropped\n";
+  for (const WorkloadStep& s : r.steps)
+    o << s.workload << ',' << s.group << ',' << s.step << ',' << s.time_us << ',' << s.compute_us << ',' << s.comm_us
+      << ',' << s.exposed_us << ',' << s.dropped << '\n';
+  return o.str();
+}
+
+nlohmann::ordered_json workload_json(const WorkloadResult& r) {
+  using json = nlohmann::ordered_json;
+  json out;
+  out["upswitch_version"] = UPSWITCH_VERSION;
+  out["config_hash"] = config_hash(r.cfg);
+  out["config"] = json::parse(config::config_to_json(r.cfg).dump());
+  out["cycles"] = r.cycles;
+  json steps = json::array();
+  for (const WorkloadStep& s : r.steps)
+    steps.push_back({{"workload", s.workload}, {"group", s.group}, {"step", s.step}, {"time_us", s.time_us},
+                     {"compute_us", s.compute_us}, {"comm_us", s.comm_us}, {"exposed_us", s.exposed_us},
+                     {"dropped", s.dropped}});
+  out["steps"] = steps;
+  json phases = json::array();
+  for (const WorkloadPhase& p : r.phases)
+    phases.push_back({{"workload", p.workload}, {"step", p.step}, {"layer", p.layer}, {"pass", p.pass},
+                      {"phase", p.phase}, {"group", p.group}, {"collective", coll::collective_name(p.coll)},
+                      {"algorithm", coll::algorithm_name(p.algo)}, {"ranks", p.ranks}, {"bytes", p.bytes},
+                      {"start_cycle", p.start}, {"end_cycle", p.end}, {"time_us", p.time_us},
+                      {"sent_max", p.sent_max}, {"sent_mean", p.sent_mean}, {"recv_max", p.recv_max},
+                      {"recv_mean", p.recv_mean}, {"rank_max_us", p.rank_max_us}, {"rank_mean_us", p.rank_mean_us},
+                      {"a2a_gbps", p.a2a_gbps}, {"limit_gbps", p.limit_gbps}, {"port_bound_us", p.port_bound_us}});
+  out["phases"] = phases;
+  return out;
+}
+
+}  // namespace upswitch::top

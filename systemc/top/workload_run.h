@@ -1,0 +1,79 @@
+// Runs the model-level workloads (doc/workloads.md) on one transaction fabric: MoE dispatch and
+// combine all-to-alls and TP collectives, each a chain of collectives ordered by the runner
+// (coll::CollectiveRunner::Order) with compute gaps between them; MoE and TP chains run at once in
+// the mixed workload, sharing the switch. A run is a pure function of (configuration, seed).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "coll/collective.h"
+#include "config/config.h"
+#include "endpoint/txn_result.h"
+
+namespace upswitch::top {
+
+// One collective of the schedule, measured.
+struct WorkloadPhase {
+  std::string workload;  // "moe" or "tp"
+  int step = 0, layer = 0;
+  std::string pass;      // "fwd" or "bwd" (TP); "" (MoE)
+  std::string phase;     // MoE: "dispatch", "combine"; TP: the collective's name
+  int group = -1;        // TP group; -1 for MoE
+  coll::Collective coll = coll::Collective::kAllToAll;
+  coll::Algorithm algo = coll::Algorithm::kOneShot;
+  int ranks = 0;
+  uint64_t bytes = 0;             // nccl-tests size (MoE: the largest bytes a rank sends)
+  uint64_t start = 0, end = 0;    // cycles
+  double time_us = 0;
+  // Per rank: payload sent to and received from other ranks (MoE; local copies excluded).
+  uint64_t sent_max = 0, recv_max = 0;
+  double sent_mean = 0, recv_mean = 0;
+  // Per rank, from the phase's start to the last data arriving in its memory, in us: the slowest
+  // rank and the mean over ranks (the straggler effect is slowest / mean).
+  double rank_max_us = 0, rank_mean_us = 0;
+  // MoE: payload between ranks / time, and the limit of a non-blocking crossbar of `ranks` ports
+  // (every port's link payload rate at once: the bisection bound of uniform all-to-all), GB/s; and
+  // the lower bound on the time set by the busiest port: max(sent, recv) / link rate, in us.
+  double a2a_gbps = 0, limit_gbps = 0, port_bound_us = 0;
+};
+
+// One step of one workload (MoE, or one TP group).
+struct WorkloadStep {
+  std::string workload;
+  int group = -1;
+  int step = 0;
+  double time_us = 0;     // from the end of the previous step (or 0) to the end of this one
+  double compute_us = 0;  // compute the step's chain contains
+  double comm_us = 0;     // time its collectives ran (the sum of their times)
+  double exposed_us = 0;  // time_us - compute_us: communication not hidden behind compute
+  uint64_t dropped = 0;   // MoE picks dropped by expert capacity
+};
+
+struct WorkloadResult {
+  config::Config cfg;
+  std::vector<WorkloadPhase> phases;
+  std::vector<WorkloadStep> steps;
+  std::vector<endpoint::TxnPortResult> ports;  // per endpoint: payload and flit counters of the whole run
+  uint64_t cycles = 0;
+  double wall_seconds = 0;
+};
+
+// Throws config::ConfigError naming the key for parameters the workload cannot run with.
+void check_workload(const config::Config& cfg);
+WorkloadResult run_workload(const config::Config& cfg);
+
+std::string workload_text(const WorkloadResult& r);  // a short per-step table
+std::string workload_phases_csv(const WorkloadResult& r);
+std::string workload_steps_csv(const WorkloadResult& r);
+nlohmann::ordered_json workload_json(const WorkloadResult& r);  // config, its hash, version, steps, phases
+
+// FNV-1a 64 of the resolved configuration's JSON text, as 16 hex digits (records which
+// configuration a table came from).
+std::string config_hash(const config::Config& cfg);
+
+}  // namespace upswitch::top
