@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app/resolve_config.h"
+#include "app/cli_lists.h"
 #include "app/run_command.h"
 #include "app/table_files.h"
 #include "config/config.h"
@@ -18,18 +19,6 @@
 
 namespace upswitch::app {
 namespace {
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
 
 [[noreturn]] void bad(const std::string& what) { throw config::ConfigError(what); }
 
@@ -53,7 +42,9 @@ uint64_t parse_size(const char* option, const std::string& text) {
   return v << shift;
 }
 
-top::CollTableOptions table_options(const CollCliOptions& o) {
+}  // namespace
+
+top::CollTableOptions coll_table_options(const CollCliOptions& o) {
   top::CollTableOptions t;
   t.colls.clear();
   if (o.colls == "all") {
@@ -99,8 +90,6 @@ top::CollTableOptions table_options(const CollCliOptions& o) {
   return t;
 }
 
-}  // namespace
-
 CLI::App* add_coll_command(CLI::App& app) {
   auto opt = std::make_shared<CollCliOptions>();
   CLI::App* cmd = app.add_subcommand(
@@ -141,7 +130,7 @@ int coll_command(const CollCliOptions& opt) {
     ro.sets = opt.sets;
     ro.sets.push_back("traffic.kind=transactions");  // collectives are transactions
     cfg = resolve_config(ro);
-    topt = table_options(opt);
+    topt = coll_table_options(opt);
     if (topt.algos.empty() && !cfg.accel.reduce.enable)  // "all" means all this switch can run
       topt.algos = {coll::Algorithm::kRing, coll::Algorithm::kOneShot};
     top::check_coll_inputs(cfg, topt);

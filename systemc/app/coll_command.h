@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "top/coll_table.h"
+
 namespace upswitch::app {
 
 struct CollCliOptions {
@@ -30,6 +32,10 @@ struct CollCliOptions {
 };
 
 CLI::App* add_coll_command(CLI::App& app);
+
+// The table options the flags describe; throws config::ConfigError naming the flag (also used by
+// `upswitch table`).
+top::CollTableOptions coll_table_options(const CollCliOptions& o);
 
 // Exit status: 0 ok, 2 bad input (one error line, nothing written), 3 deadlock, 4 invariant
 // violated (including a wrong result element).

@@ -1,0 +1,131 @@
+#include "app/table_command.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "app/cli_lists.h"
+#include "app/coll_command.h"
+#include "app/resolve_config.h"
+#include "app/run_command.h"
+#include "app/table_files.h"
+#include "config/config.h"
+#include "top/planner_table.h"
+
+namespace upswitch::app {
+namespace {
+
+struct TableCliOptions {
+  RunOptions run;
+  CollCliOptions coll;
+  uint64_t p2p_max_bytes = 1048576;
+  std::string moe_tokens = "16,64,256", moe_skews = "0,0.5,1";
+  int jobs = 2;
+};
+
+template <class T, class Parse>
+std::vector<T> parse_list(const char* option, const std::string& text, const char* expected, Parse parse) {
+  std::vector<T> out;
+  for (const std::string& item : split_list(text)) {
+    try {
+      size_t pos = 0;
+      out.push_back(parse(item, &pos));
+      if (pos != item.size()) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw config::ConfigError(std::string(option) + " '" + text + "': expected " + expected);
+    }
+  }
+  return out;
+}
+
+int table_command(const TableCliOptions& o) {
+  config::Config cfg;
+  top::PlannerOptions popt;
+  try {
+    RunOptions ro = o.run;
+    ro.sets.push_back("traffic.kind=transactions");
+    cfg = resolve_config(ro);
+    popt.coll = coll_table_options(o.coll);
+    if (popt.coll.algos.empty() && !cfg.accel.reduce.enable)
+      popt.coll.algos = {coll::Algorithm::kRing, coll::Algorithm::kOneShot};
+    popt.coll.check = false;  // correctness is the tests' business; the table is about time
+    popt.p2p.max_bytes = o.p2p_max_bytes;
+    popt.moe_tokens = parse_list<int>("--moe-tokens", o.moe_tokens, "a comma-separated list of token counts",
+                                      [](const std::string& s, size_t* p) { return std::stoi(s, p); });
+    popt.moe_skews = parse_list<double>("--moe-skews", o.moe_skews, "a comma-separated list of Zipf exponents",
+                                        [](const std::string& s, size_t* p) { return std::stod(s, p); });
+    popt.jobs = std::max(1, o.jobs);
+    top::check_planner_inputs(cfg, popt);
+    if (o.run.out_dir.empty()) throw config::ConfigError("--out is required: the tables are files");
+    check_out_dir(o.run.out_dir);
+  } catch (const config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
+    return 2;
+  }
+  top::PlannerTable t;
+  const bool tty = isatty(2) != 0;
+  if (const int status = run_measurement([&] {
+        t = top::measure_planner_table(cfg, popt, [&](const char* part, size_t d, size_t n) {
+          if (tty) std::fprintf(stderr, "\rtable: %s %zu of %zu   ", part, d, n);
+        });
+        if (tty) std::fprintf(stderr, "\n");
+      }))
+    return status;
+  if (const int st = write_table_files(o.run.out_dir, {{"table.json", top::planner_json(t).dump(2) + "\n"},
+                                                       {"coll.csv", top::coll_csv(t.coll)},
+                                                       {"p2p.csv", top::p2p_csv(t.p2p)},
+                                                       {"moe.csv", top::moe_table_csv(t)},
+                                                       {"astra_network.yml", top::astra_network_yaml(t)}}))
+    return st;
+  if (!o.run.quiet) {
+    const top::AstraNetwork a = top::astra_network(t);
+    std::printf("wrote %s: table.json, coll.csv (%zu rows), p2p.csv (%zu rows), moe.csv (%zu rows), astra_network.yml\n",
+                o.run.out_dir.c_str(), t.coll.rows.size(), t.p2p.rows.size(), t.moe.size());
+    std::printf("ASTRA-sim: %d NPUs on one switch, %.2f GB/s and %.1f ns per link\n", a.npus, a.bandwidth_gbps,
+                a.latency_ns);
+  }
+  return 0;
+}
+
+}  // namespace
+
+CLI::App* add_table_command(CLI::App& app) {
+  auto o = std::make_shared<TableCliOptions>();
+  o->coll.colls = "all_reduce,reduce_scatter,all_gather,all_to_all";
+  o->coll.ranks = "2,4,8";
+  o->coll.min_bytes = "64K";
+  o->coll.max_bytes = "4M";
+  o->coll.step_factor = 4;
+  CLI::App* cmd = app.add_subcommand(
+      "table", "Tables for planners: collectives, point-to-point, MoE all-to-all, and ASTRA-sim's network file");
+  cmd->add_option("--config", o->run.config_file, "YAML configuration file");
+  cmd->add_option("--preset", o->run.preset, "Start from a named preset (see `upswitch presets`)");
+  cmd->add_option("--set", o->run.sets, "Override a key (repeatable)")->take_all();
+  cmd->add_option("--seed", o->run.seed, "Random seed (same as --set sim.seed=N)")
+      ->each([o](const std::string&) { o->run.seed_given = true; });
+  cmd->add_option("--out", o->run.out_dir, "Directory for table.json, coll.csv, p2p.csv, moe.csv, astra_network.yml")
+      ->required();
+  cmd->add_option("--coll", o->coll.colls, "Collectives (default all_reduce,reduce_scatter,all_gather,all_to_all)");
+  cmd->add_option("--algo", o->coll.algos, "all (default), or a comma-separated list of ring, oneshot, switch");
+  cmd->add_option("--ranks", o->coll.ranks, "Group sizes (default 2,4,8; 72 takes minutes per large size)");
+  cmd->add_option("--type", o->coll.type, "Element type (default f32)");
+  cmd->add_option("--min-bytes,-b", o->coll.min_bytes, "Smallest collective size (default 64K)");
+  cmd->add_option("--max-bytes,-e", o->coll.max_bytes, "Largest collective size (default 4M)");
+  cmd->add_option("--step-factor,-f", o->coll.step_factor, "Size multiplier (default 4)");
+  cmd->add_option("--p2p-max-bytes", o->p2p_max_bytes, "Largest point-to-point transfer, a power of two (default 1M)");
+  cmd->add_option("--moe-tokens", o->moe_tokens, "Tokens per rank of the MoE rows (default 16,64,256)");
+  cmd->add_option("--moe-skews", o->moe_skews, "Zipf exponents of the MoE rows (default 0,0.5,1; 0 = uniform)");
+  cmd->add_option("--jobs", o->jobs, "Points measured in parallel (default 2; the tables are the same for any value)");
+  cmd->add_flag("--quiet", o->run.quiet, "Nothing on stdout");
+  cmd->callback([o]() {
+    const int status = table_command(*o);
+    std::fflush(stdout);
+    std::exit(status);
+  });
+  return cmd;
+}
+
+}  // namespace upswitch::app

@@ -1,0 +1,156 @@
+#include "top/planner_table.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "config/param_table.h"
+#include "top/parallel_rows.h"
+#include "top/workload_run.h"
+#include "version.h"
+
+namespace upswitch::top {
+namespace {
+
+config::Config moe_point_config(const config::Config& base, int tokens, double skew) {
+  config::Config c = base;
+  c.workload.kind = traffic::WorkloadKind::kMoe;
+  c.workload.steps = 1;
+  c.workload.moe.layers = 1;
+  c.workload.moe.tokens = tokens;
+  c.workload.moe.gating = traffic::Gating::kZipf;  // s = 0 is uniform
+  c.workload.moe.zipf_s = skew;
+  c.workload.moe.compute_us = 0;
+  return c;
+}
+
+}  // namespace
+
+void check_planner_inputs(const config::Config& cfg, const PlannerOptions& opt) {
+  check_coll_inputs(cfg, opt.coll);
+  check_p2p_inputs(cfg, opt.p2p);
+  for (int t : opt.moe_tokens)
+    if (t < 1) throw config::ConfigError("--moe-tokens " + std::to_string(t) + ": expected token counts of at least 1");
+  for (double s : opt.moe_skews)
+    if (!(s >= 0 && s <= 10))
+      throw config::ConfigError("--moe-skews " + std::to_string(s) + ": expected Zipf exponents from 0 to 10");
+  if (!opt.moe_tokens.empty()) check_workload(moe_point_config(cfg, opt.moe_tokens.front(), 0));
+}
+
+PlannerTable measure_planner_table(const config::Config& cfg, const PlannerOptions& opt,
+                                   const std::function<void(const char*, size_t, size_t)>& progress) {
+  PlannerTable t;
+  t.cfg = cfg;
+  t.opt = opt;
+  CollTableOptions co = opt.coll;
+  co.jobs = opt.jobs;
+  t.coll = measure_coll_table(cfg, co, [&](size_t d, size_t n) {
+    if (progress) progress("coll", d, n);
+  });
+  P2pOptions po = opt.p2p;
+  po.jobs = opt.jobs;
+  t.p2p = measure_p2p_table(cfg, po);
+  if (progress) progress("p2p", 1, 1);
+  std::vector<std::pair<int, double>> points;
+  for (int tokens : opt.moe_tokens)
+    for (double s : opt.moe_skews) points.emplace_back(tokens, s);
+  t.moe.resize(points.size());
+  for_each_row(
+      points.size(), opt.jobs,
+      [&](size_t i) {
+        const WorkloadResult r = run_workload(moe_point_config(cfg, points[i].first, points[i].second));
+        MoeRow& row = t.moe[i];
+        row.tokens = points[i].first;
+        row.zipf_s = points[i].second;
+        const WorkloadPhase& d = r.phases.at(0);
+        row.sent_mean = static_cast<uint64_t>(std::llround(d.sent_mean));
+        row.recv_max = d.recv_max;
+        row.dispatch_us = d.time_us;
+        row.combine_us = r.phases.at(1).time_us;
+        row.straggler = d.rank_mean_us > 0 ? d.rank_max_us / d.rank_mean_us : 0;
+        row.a2a_gbps = d.a2a_gbps;
+        row.port_bound_us = d.port_bound_us;
+      },
+      [&](size_t d) {
+        if (progress) progress("moe", d, points.size());
+      });
+  return t;
+}
+
+std::string moe_table_csv(const PlannerTable& t) {
+  std::ostringstream o;
+  o.precision(10);
+  o << "ranks,tokens,zipf_s,sent_mean_bytes,recv_max_bytes,dispatch_us,combine_us,straggler,a2a_gbytes_per_s,"
+       "port_bound_us\n";
+  const int ranks = t.cfg.workload.moe.ranks ? t.cfg.workload.moe.ranks : t.cfg.sw.ports;
+  for (const MoeRow& r : t.moe)
+    o << ranks << ',' << r.tokens << ',' << r.zipf_s << ',' << r.sent_mean << ',' << r.recv_max << ','
+      << r.dispatch_us << ',' << r.combine_us << ',' << r.straggler << ',' << r.a2a_gbps << ',' << r.port_bound_us
+      << '\n';
+  return o.str();
+}
+
+nlohmann::ordered_json planner_json(const PlannerTable& t) {
+  using json = nlohmann::ordered_json;
+  json out;
+  out["upswitch_version"] = UPSWITCH_VERSION;
+  out["config_hash"] = config_hash(t.cfg);
+  out["config"] = json::parse(config::config_to_json(t.cfg).dump());
+  out["coll"] = coll_json(t.coll);
+  out["p2p"] = p2p_json(t.p2p);
+  json moe = json::array();
+  for (const MoeRow& r : t.moe)
+    moe.push_back({{"tokens", r.tokens}, {"zipf_s", r.zipf_s}, {"sent_mean_bytes", r.sent_mean},
+                   {"recv_max_bytes", r.recv_max}, {"dispatch_us", r.dispatch_us}, {"combine_us", r.combine_us},
+                   {"straggler", r.straggler}, {"a2a_gbytes_per_s", r.a2a_gbps}, {"port_bound_us", r.port_bound_us}});
+  out["moe"] = moe;
+  const AstraNetwork a = astra_network(t);
+  out["astra_network"] = {{"topology", "Switch"}, {"npus_count", a.npus}, {"bandwidth_gbytes_per_s", a.bandwidth_gbps},
+                          {"latency_ns", a.latency_ns}, {"bandwidth_from", a.source_bandwidth},
+                          {"latency_from", a.source_latency}};
+  return out;
+}
+
+// Bandwidth: the best pair stream of writes (payload, one direction), which is what ASTRA-sim's
+// link carries. Latency: a 64 B write's round trip crosses four links (request: NPU to switch to
+// NPU; response: back) and the target's memory; ASTRA-sim's Switch dimension charges one link
+// latency per hop of NPU to switch and switch to NPU, so link latency = (round trip - memory) / 4.
+AstraNetwork astra_network(const PlannerTable& t) {
+  AstraNetwork a;
+  a.npus = t.cfg.sw.ports;
+  for (const P2pRow& r : t.p2p.rows) {
+    const bool write = r.point.op == tl::Opcode::kWrite || r.point.op == tl::Opcode::kWriteFull;
+    if (write && r.pair_gbytes_per_s > a.bandwidth_gbps) {
+      a.bandwidth_gbps = r.pair_gbytes_per_s;
+      a.source_bandwidth = std::string("p2p ") + tl::opcode_name(r.point.op) + " " + std::to_string(r.point.bytes) +
+                           " B pair stream";
+    }
+    if (r.point.op == tl::Opcode::kWrite && r.point.bytes == 64) {
+      const auto& ap = t.cfg.accel;
+      const double memory = ap.mem_latency_cycles + std::ceil(64.0 / ap.mem_bytes_per_cycle);
+      a.latency_ns = (static_cast<double>(r.latency_cycles) - memory) / 4.0 / t.cfg.clock_ghz;
+      a.source_latency = "p2p write 64 B round trip " + std::to_string(r.latency_cycles) +
+                         " cycles, less the memory access, over 4 link crossings";
+    }
+  }
+  return a;
+}
+
+std::string astra_network_yaml(const PlannerTable& t) {
+  const AstraNetwork a = astra_network(t);
+  char buf[1024];
+  std::snprintf(buf, sizeof buf,
+                "# ASTRA-sim analytical network: one upswitch switch (doc/workloads.md, \"ASTRA-sim\").\n"
+                "# upswitch %s, configuration %s\n"
+                "# bandwidth from: %s\n"
+                "# latency from: %s\n"
+                "topology: [ Switch ]\n"
+                "npus_count: [ %d ]\n"
+                "bandwidth: [ %.3f ]  # GB/s per link and direction\n"
+                "latency: [ %.3f ]  # ns per link\n",
+                UPSWITCH_VERSION, config_hash(t.cfg).c_str(), a.source_bandwidth.c_str(), a.source_latency.c_str(),
+                a.npus, a.bandwidth_gbps, a.latency_ns);
+  return buf;
+}
+
+}  // namespace upswitch::top

@@ -1,0 +1,68 @@
+// The planners' table (`upswitch table`, doc/workloads.md "Tables for planners"): for one
+// configuration, the collective table (time, algbw, busbw per collective, algorithm, group size
+// and message size), the point-to-point table (zero-load round trip and bandwidth per operation
+// and size), and MoE all-to-all times per token count and skew; plus the network file that
+// ASTRA-sim's analytical backend reads, derived from those measurements.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config.h"
+#include "top/coll_table.h"
+#include "top/p2p_table.h"
+
+namespace upswitch::top {
+
+struct PlannerOptions {
+  CollTableOptions coll;
+  P2pOptions p2p;
+  std::vector<int> moe_tokens = {16, 64, 256};   // tokens per rank
+  std::vector<double> moe_skews = {0.0, 0.5, 1.0};  // Zipf exponents (0 = uniform)
+  int jobs = 2;
+};
+
+struct MoeRow {
+  int tokens = 0;
+  double zipf_s = 0;
+  uint64_t sent_mean = 0, recv_max = 0;  // bytes per rank to other ranks (dispatch)
+  double dispatch_us = 0, combine_us = 0;
+  double straggler = 0;  // dispatch: slowest rank / mean rank
+  double a2a_gbps = 0;   // dispatch: bytes between ranks / time
+  double port_bound_us = 0;
+};
+
+struct PlannerTable {
+  config::Config cfg;
+  PlannerOptions opt;
+  CollTable coll;
+  P2pTable p2p;
+  std::vector<MoeRow> moe;
+};
+
+// Throws config::ConfigError (one line) for inputs the table cannot measure.
+void check_planner_inputs(const config::Config& cfg, const PlannerOptions& opt);
+// `progress(part, done, total)`: part is "coll", "p2p" or "moe".
+PlannerTable measure_planner_table(
+    const config::Config& cfg, const PlannerOptions& opt,
+    const std::function<void(const char* part, size_t done, size_t total)>& progress = {});
+
+std::string moe_table_csv(const PlannerTable& t);
+// {upswitch_version, config_hash, config, coll, p2p, moe}
+nlohmann::ordered_json planner_json(const PlannerTable& t);
+
+// ASTRA-sim analytical network file (YAML): one Switch dimension of switch.ports NPUs; bandwidth
+// = the largest measured pair bandwidth of streamed writes (GB/s, one direction); latency = the
+// one-way link latency derived from the 64 B write round trip (ns; see doc/workloads.md).
+struct AstraNetwork {
+  int npus = 0;
+  double bandwidth_gbps = 0, latency_ns = 0;
+  std::string source_bandwidth, source_latency;  // which measurement each came from
+};
+AstraNetwork astra_network(const PlannerTable& t);
+std::string astra_network_yaml(const PlannerTable& t);
+
+}  // namespace upswitch::top
