@@ -1,4 +1,5 @@
-// An accelerator's memory: real bytes, stored sparsely in 4 KiB pages allocated on first write
+// An accelerator's memory: real bytes, stored sparsely in 4 KiB pages taken on first write from
+// slabs (tl/page_slabs.h)
 // (untouched memory reads as zero). A request never crosses 256 B, so never a page. Pages hang
 // off 16 MiB leaves of a two-level table; the leaf of the last access is remembered, so accesses
 // that stay within 16 MiB (a workload's footprint) cost two array lookups and no hashing.
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <memory>
 #include <unordered_map>
+
+#include "tl/page_slabs.h"
 
 namespace upswitch::tl {
 
@@ -25,24 +28,25 @@ class SparseMemory {
     if (!leaf) {
       auto& owned = leaves_[page / kPagesPerLeaf];
       owned = std::make_unique<Leaf>();
+      owned->fill(nullptr);
       leaf = owned.get();
       cache_key_ = page / kPagesPerLeaf;
       cache_leaf_ = leaf;
     }
-    auto& slot = (*leaf)[page % kPagesPerLeaf];
+    uint8_t*& slot = (*leaf)[page % kPagesPerLeaf];
     if (!slot) {
-      slot = std::make_unique<Page>();
+      slot = slabs_.take();
       ++pages_;
     }
-    return slot->data() + addr % kPageBytes;
+    return slot + addr % kPageBytes;
   }
   // Read-only bytes at `addr` (no allocation; zeros when the page was never written).
   const uint8_t* peek(uint64_t addr) const {
-    static const Page zeros{};
+    static const std::array<uint8_t, kPageBytes> zeros{};
     const uint64_t page = addr / kPageBytes;
     const Leaf* leaf = find_leaf(page / kPagesPerLeaf);
-    const Page* p = leaf ? (*leaf)[page % kPagesPerLeaf].get() : nullptr;
-    return (p ? p->data() : zeros.data()) + addr % kPageBytes;
+    const uint8_t* p = leaf ? (*leaf)[page % kPagesPerLeaf] : nullptr;
+    return (p ? p : zeros.data()) + addr % kPageBytes;
   }
   size_t pages() const { return pages_; }
   // Copies of any length, across pages (host-side access: collectives, tests).
@@ -66,8 +70,7 @@ class SparseMemory {
   }
 
  private:
-  using Page = std::array<uint8_t, kPageBytes>;
-  using Leaf = std::array<std::unique_ptr<Page>, kPagesPerLeaf>;
+  using Leaf = std::array<uint8_t*, kPagesPerLeaf>;  // pages owned by slabs_
 
   Leaf* find_leaf(uint64_t key) const {
     if (key == cache_key_) return cache_leaf_;
@@ -78,6 +81,7 @@ class SparseMemory {
     return cache_leaf_;
   }
 
+  PageSlabs slabs_;
   std::unordered_map<uint64_t, std::unique_ptr<Leaf>> leaves_;
   mutable uint64_t cache_key_ = UINT64_MAX;
   mutable Leaf* cache_leaf_ = nullptr;
