@@ -135,7 +135,8 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {
     if (observer_) observer_->executed(p, m, port.memory.peek(off));
     const auto bpc = static_cast<uint64_t>(ap_.mem_bytes_per_cycle);
     ser = (m.len + bpc - 1) / bpc;
-    switch (m.op) {
+    // A synthetic read or write nobody looks at (m.no_data) takes the same time but moves no bytes.
+    if (!m.no_data) switch (m.op) {
       case tl::Opcode::kRead:
         std::memcpy(m.data.data(), port.memory.peek(off), m.len);
         break;

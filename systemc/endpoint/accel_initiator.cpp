@@ -140,7 +140,11 @@ void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint
       if (r.byte_enable[(offset + static_cast<uint64_t>(b)) % r.byte_enable_len])
         m.byte_enable[static_cast<size_t>(b >> 6)] |= uint64_t{1} << (b & 63);
   }
-  if (!tl::carries_request_data(m.op)) return;
+  // Nobody reads a synthetic transfer's bytes unless an observer (a scoreboard) watches.
+  const bool synthetic = !r.data && !r.result && r.local_src == TransferRequest::kNoOffset &&
+                         r.local_dst == TransferRequest::kNoOffset && !observer_;
+  m.no_data = synthetic && (m.op == tl::Opcode::kRead || m.op == tl::Opcode::kWrite || m.op == tl::Opcode::kWriteFull);
+  if (!tl::carries_request_data(m.op) || m.no_data) return;
   if (r.local_src != TransferRequest::kNoOffset) {
     ports_[m.src].memory.read(r.local_src + offset, m.data.data(), static_cast<uint64_t>(len));
   } else if (r.data) {

@@ -25,6 +25,9 @@ struct Message {
   bool response = false;
   bool compressed = false;  // header sent in the compressed format (facts §1.6)
   bool mc = false;          // addressed to a multicast group: served by the switch's reduction engine
+  // A synthetic read or write whose bytes nobody looks at (no data source or destination, no
+  // observer): its timing is the same, but the bytes are neither generated nor moved in memory.
+  bool no_data = false;
   RedType rtype = RedType::kF32;  // kReduce, and a Read of a multicast address (load-reduce)
   RedOp rop = RedOp::kSum;
   uint8_t vc = 0;           // VC within its message class (the request's VC; the response keeps it)
@@ -46,7 +49,7 @@ struct Message {
     aop = AtomicOp::kAdd;
     elem_bytes = 8;
     status = Status::kOkay;
-    response = compressed = mc = false;
+    response = compressed = mc = no_data = false;
     rtype = RedType::kF32;
     rop = RedOp::kSum;
     vc = 0;

@@ -118,3 +118,55 @@ TEST(TxnErrors, EveryBadRequestGetsItsStatusAndTheRunGoesOn) {
 
 }  // namespace
 }  // namespace upswitch::testing
+
+namespace upswitch::testing {
+namespace {
+
+// Synthetic reads and writes whose bytes nobody looks at skip generating and storing them
+// (tl::Message::no_data); an observer turns the bytes back on. Timing must not notice: the same
+// run with and without an observer gives the same counters and latencies, cycle for cycle.
+class NoOpObserver : public endpoint::TxnObserver {
+ public:
+  void executed(int, const tl::Message&, const uint8_t*) override { ++executed_; }
+  void answered(int, const tl::Message&) override {}
+  uint64_t executed_ = 0;
+};
+
+TEST(TxnSynthetic, BytesNobodyReadsDoNotChangeTiming) {
+  const config::Config cfg = make_txn_config({{"switch.ports", "16"},
+                                              {"txn.mix", "read:2,write:2,writefull:1,atomic_r:1"},
+                                              {"txn.sizes", "64:1,256:2,1024:1"},
+                                              {"txn.load", "0.6"},
+                                              {"sim.warmup_cycles", "1000"},
+                                              {"sim.measure_cycles", "4000"}});
+  top::TxnFabric plain(cfg, true), watched(cfg, true);
+  NoOpObserver obs;
+  watched.endpoints().set_observer(&obs);
+  plain.run_plain();
+  watched.run_plain();
+  EXPECT_GT(obs.executed_, 1000u);
+  EXPECT_EQ(plain.now(), watched.now());
+  const auto& a = plain.endpoints().result();
+  const auto& b = watched.endpoints().result();
+  EXPECT_EQ(a.requests_issued, b.requests_issued);
+  for (size_t op = 0; op < a.ops.size(); ++op) {
+    EXPECT_EQ(a.ops[op].completed, b.ops[op].completed) << "op " << op;
+    EXPECT_EQ(a.ops[op].latency.count(), b.ops[op].latency.count());
+    EXPECT_DOUBLE_EQ(a.ops[op].latency.mean(), b.ops[op].latency.mean()) << "op " << op;
+    EXPECT_EQ(a.ops[op].latency.max(), b.ops[op].latency.max()) << "op " << op;
+  }
+  for (size_t p = 0; p < a.ports.size(); ++p) {
+    EXPECT_EQ(a.ports[p].tx_flits, b.ports[p].tx_flits) << "port " << p;
+    EXPECT_EQ(a.ports[p].tx_blocked_cycles, b.ports[p].tx_blocked_cycles) << "port " << p;
+    EXPECT_EQ(a.ports[p].served_bytes, b.ports[p].served_bytes) << "port " << p;
+  }
+  // The unwatched run stored only what atomics need: no memory pages behind plain writes.
+  size_t pages = 0;
+  for (int p = 0; p < 16; ++p) pages += plain.endpoints().memory(p).pages();
+  size_t watched_pages = 0;
+  for (int p = 0; p < 16; ++p) watched_pages += watched.endpoints().memory(p).pages();
+  EXPECT_LT(pages, watched_pages / 2);  // only the atomics' pages
+}
+
+}  // namespace
+}  // namespace upswitch::testing
