@@ -102,6 +102,10 @@ MoeAssignment draw_assignment(const MoeParams& p, uint64_t seed, uint64_t layer)
 MoeAssignment read_assignment(const MoeParams& p, const std::string& path) {
   std::ifstream in(path);
   if (!in) throw config::ConfigError("moe.assignment_file '" + path + "': cannot be read");
+  return read_assignment(p, in, path);
+}
+
+MoeAssignment read_assignment(const MoeParams& p, std::istream& in, const std::string& path) {
   MoeAssignment a;
   a.ranks = p.ranks;
   a.tokens = p.tokens;

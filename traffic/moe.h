@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,8 @@ MoeAssignment draw_assignment(const MoeParams& p, uint64_t seed, uint64_t layer)
 // every (rank, token) exactly once; `#` starts a comment. Throws config::ConfigError naming the
 // file, the line and what is wrong.
 MoeAssignment read_assignment(const MoeParams& p, const std::string& path);
+// The same from a stream; `name` is what errors call the input.
+MoeAssignment read_assignment(const MoeParams& p, std::istream& in, const std::string& name);
 
 // The capacity limit (GShard): each expert keeps at most capacity(p) picks, taking tokens in the
 // order token 0 of every rank, token 1 of every rank, ..., and drops the rest.
