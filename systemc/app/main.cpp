@@ -7,6 +7,7 @@
 
 #include "app/coll_command.h"
 #include "app/p2p_command.h"
+#include "app/replay_command.h"
 #include "app/run_command.h"
 #include "app/table_command.h"
 #include "app/workload_command.h"
@@ -64,6 +65,7 @@ int sc_main(int argc, char* argv[]) {
   upswitch::app::add_p2p_command(app);
   upswitch::app::add_coll_command(app);
   upswitch::app::add_workload_command(app);
+  upswitch::app::add_replay_command(app);
   upswitch::app::add_table_command(app);
 #ifdef UPSWITCH_HAVE_COSIM
   upswitch::cosim::add_cosim_command(app);

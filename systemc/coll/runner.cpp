@@ -193,6 +193,7 @@ void CollectiveRunner::finish_run(CollectiveRun& r, uint64_t t) {
     run_ready_[n] = std::max(run_ready_[n], t + run_delay_[n]);
     if (--run_deps_[n] == 0) ready_.emplace_back(std::max(run_ready_[n], t + 1), kStartRun | static_cast<uint32_t>(next));
   }
+  if (on_run_done) on_run_done(static_cast<int>(id), t);
 }
 
 uint64_t CollectiveRunner::next_activity(uint64_t t) const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,9 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   const CollectiveRun& get(int id) const { return runs_.at(static_cast<size_t>(id)); }
   // Multicast address of offset `off` in the collective's group window.
   uint64_t group_address(int id, uint64_t off) const;
+  // Called when run `run` completes at `cycle` (its get().end), after its successors in `after`
+  // were scheduled (trace replay). It must not call add(): queue the work for before_cycle().
+  std::function<void(int run, uint64_t cycle)> on_run_done;
 
   // TransferClient, TxnObserver, CycleHook.
   void transfer_done(uint64_t cookie, tl::Status status, uint64_t cycle) override;

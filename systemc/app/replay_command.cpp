@@ -1,0 +1,62 @@
+#include "app/replay_command.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "app/resolve_config.h"
+#include "app/table_files.h"
+#include "config/config.h"
+#include "top/replay_report.h"
+#include "top/trace_replay.h"
+#include "traffic/trace.h"
+
+namespace upswitch::app {
+
+CLI::App* add_replay_command(CLI::App& app) {
+  auto opt = std::make_shared<RunOptions>();
+  auto trace = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "replay", "Replay a JSON Lines trace of timed transactions and collectives (doc/trace.md)");
+  cmd->add_option("trace", *trace, "The trace: one JSON object per line")->required();
+  cmd->add_option("--config", opt->config_file, "YAML configuration file");
+  cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
+  cmd->add_option("--set", opt->sets, "Override a key: --set switch.ports=16 (repeatable)")->take_all();
+  cmd->add_option("--seed", opt->seed, "Random seed (same as --set sim.seed=N)")
+      ->each([opt](const std::string&) { opt->seed_given = true; });
+  cmd->add_option("--out", opt->out_dir, "Write replay.json and replay.csv here");
+  cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
+  cmd->callback([opt, trace]() {
+    const int status = replay_command(*trace, *opt);
+    std::fflush(stdout);
+    std::exit(status);
+  });
+  return cmd;
+}
+
+int replay_command(const std::string& trace_path, const RunOptions& opt) {
+  config::Config cfg;
+  traffic::Trace trace;
+  try {
+    RunOptions ro = opt;
+    ro.sets.push_back("traffic.kind=transactions");  // a trace is transactions
+    cfg = resolve_config(ro);
+    trace = traffic::read_trace(trace_path);
+    top::check_trace(cfg, trace);
+    if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // written only once the replay is complete
+  } catch (const config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
+    return 2;
+  }
+  top::ReplayResult result;
+  if (const int status = run_measurement([&] { result = top::replay_trace(cfg, trace); })) return status;
+  if (!opt.out_dir.empty())
+    if (const int st = write_table_files(opt.out_dir, {{"replay.json", top::replay_json(result).dump(2) + "\n"},
+                                                       {"replay.csv", top::replay_csv(result)}}))
+      return st;
+  if (!opt.quiet) std::cout << top::replay_text(result);
+  return 0;
+}
+
+}  // namespace upswitch::app

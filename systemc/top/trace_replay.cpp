@@ -1,0 +1,214 @@
+#include "top/trace_replay.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "coll/plan.h"
+
+namespace upswitch::top {
+namespace {
+
+uint64_t us_to_cycles(const config::Config& c, double us) {
+  return static_cast<uint64_t>(us * c.clock_ghz * 1000.0 + 0.5);
+}
+
+uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+uint64_t region_bytes(const coll::CollectiveSpec& s) { return (coll::make_layout(s, 0).end() + 4095) / 4096 * 4096; }
+
+[[noreturn]] void bad(const traffic::Trace& t, const traffic::TraceOp& op, const std::string& what) {
+  throw config::ConfigError("trace '" + t.name + "' line " + std::to_string(op.line) + ": " + what);
+}
+
+std::string not_here(int id, int acc) {
+  return "accelerator " + std::to_string(id) + " is not on this switch (0 .. " + std::to_string(acc - 1) +
+         "; switch.ports = " + std::to_string(acc) + ")";
+}
+
+}  // namespace
+
+uint64_t trace_collective_bytes(const traffic::Trace& t) {
+  uint64_t used = 0;
+  for (const traffic::TraceOp& op : t.ops)
+    if (op.collective) used += region_bytes(op.spec);
+  return used;
+}
+
+void check_trace(const config::Config& cfg, const traffic::Trace& t) {
+  if (cfg.kind != config::Config::TrafficKind::kTransactions)
+    throw config::ConfigError("trace '" + t.name + "': a replay needs traffic.kind = transactions");
+  const int acc = cfg.sw.ports;
+  std::vector<bool> coll_rank(static_cast<size_t>(acc), false);
+  uint64_t used = 0;
+  for (const traffic::TraceOp& op : t.ops) {
+    if (!op.collective) continue;
+    for (int r : op.spec.ranks) {
+      if (r >= acc) bad(t, op, "field 'ranks': " + not_here(r, acc));
+      coll_rank[static_cast<size_t>(r)] = true;
+    }
+    if (op.spec.algo == coll::Algorithm::kSwitch && !cfg.accel.reduce.enable)
+      bad(t, op, "field 'algo' = \"switch\": needs the reduction engine (reduce.enable = true)");
+    const std::string wrong = coll::check_spec(op.spec, acc);
+    if (!wrong.empty()) bad(t, op, op.op + ": " + wrong);
+    used += region_bytes(op.spec);
+    if (used > cfg.accel.memory_bytes)
+      bad(t, op, "the collectives up to this line need " + std::to_string(used) +
+                     " B of buffers in each rank's memory; accel.memory_bytes = " + std::to_string(cfg.accel.memory_bytes));
+  }
+  for (const traffic::TraceOp& op : t.ops) {
+    if (op.collective) continue;
+    if (op.src >= acc) bad(t, op, "field 'src' = " + std::to_string(op.src) + ": " + not_here(op.src, acc));
+    if (op.dst >= acc) bad(t, op, "field 'dst' = " + std::to_string(op.dst) + ": " + not_here(op.dst, acc));
+    if (op.offset + op.bytes > cfg.accel.window_bytes)
+      bad(t, op, "field 'offset' = " + std::to_string(op.offset) + ": offset + bytes = " +
+                     std::to_string(op.offset + op.bytes) + " leaves the target's address window (accel.window_bytes = " +
+                     std::to_string(cfg.accel.window_bytes) + ")");
+    if (coll_rank[static_cast<size_t>(op.dst)] && op.offset < used)
+      bad(t, op, "field 'offset' = " + std::to_string(op.offset) + ": accelerator " + std::to_string(op.dst) +
+                     " is a rank of the trace's collectives, whose buffers take the first " + std::to_string(used) +
+                     " B of its memory: expected an offset >= " + std::to_string(used));
+  }
+}
+
+TraceReplayer::TraceReplayer(TxnFabric& f, traffic::Trace trace, bool keep_read_data)
+    : f_(f), trace_(std::move(trace)), keep_reads_(keep_read_data), runner_(f) {
+  const config::Config& cfg = f_.config();
+  check_trace(cfg, trace_);
+  base_ = f_.now();
+  ops_.resize(trace_.ops.size());
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const traffic::TraceOp& op = trace_.ops[i];
+    OpState& s = ops_[i];
+    s.ready = add_sat(base_, us_to_cycles(cfg, op.at_us));
+    s.delay = us_to_cycles(cfg, op.delay_us);
+    s.deps = static_cast<int>(op.after.size());
+    for (size_t a : op.after) ops_[a].successors.push_back(i);
+    if (s.deps == 0) due_.emplace(s.ready, i);
+  }
+  runner_.on_run_done = [this](int run, uint64_t t) {
+    if (trace_.ops[op_of_run_[static_cast<size_t>(run)]].spec.algo == coll::Algorithm::kSwitch) --groups_in_use_;
+    complete(op_of_run_[static_cast<size_t>(run)], t);
+  };
+}
+
+bool TraceReplayer::run(uint64_t max_cycles) {
+  if (!f_.run_until_idle(max_cycles, this)) return false;
+  if (done_ == ops_.size()) return true;
+  for (size_t i = 0; i < ops_.size(); ++i)
+    if (!ops_[i].done)
+      throw std::logic_error("trace replay stalled with the fabric idle: " + std::to_string(done_) + " of " +
+                             std::to_string(ops_.size()) + " operations complete; line " +
+                             std::to_string(trace_.ops[i].line) + " ('" + trace_.ops[i].id + "') is not");
+  return true;
+}
+
+void TraceReplayer::before_cycle(uint64_t t) {
+  while (!due_.empty() && due_.top().first <= t) {
+    const size_t i = due_.top().second;
+    due_.pop();
+    start(i, t);
+  }
+  runner_.before_cycle(t);
+}
+
+uint64_t TraceReplayer::next_activity(uint64_t t) const {
+  uint64_t next = runner_.next_activity(t);
+  if (!due_.empty()) next = std::min(next, std::max(due_.top().first, t + 1));
+  return next;
+}
+
+// Collectives join the runner with start `t`: its before_cycle(t), which follows, starts them.
+void TraceReplayer::start(size_t i, uint64_t t) {
+  const traffic::TraceOp& op = trace_.ops[i];
+  OpState& s = ops_[i];
+  s.start = t;
+  if (op.collective) {
+    if (op.spec.algo == coll::Algorithm::kSwitch && groups_in_use_++ >= f_.config().accel.reduce.groups)
+      bad(trace_, op, "starts at cycle " + std::to_string(t) + " while " + std::to_string(groups_in_use_ - 1) +
+                          " switch-algorithm collectives run, which hold every multicast group (reduce.groups = " +
+                          std::to_string(f_.config().accel.reduce.groups) + "); order them with 'after' or raise reduce.groups");
+    s.run = runner_.add(op.spec, t);
+    if (static_cast<size_t>(s.run) != op_of_run_.size()) throw std::logic_error("trace replay: runs out of step");
+    op_of_run_.push_back(i);
+    return;
+  }
+  endpoint::TransferRequest q;
+  q.op = op.opcode;
+  q.aop = op.atomic;
+  if (tl::is_atomic(op.opcode)) q.elem_bytes = static_cast<uint8_t>(op.bytes);
+  q.addr = f_.endpoints().address_map().window_base(op.dst) + op.offset;
+  q.bytes = op.bytes;
+  if (tl::carries_request_data(op.opcode)) {
+    s.data = traffic::trace_data(op);
+    q.data = s.data.data();
+  }
+  if (keep_reads_ && tl::returns_data(op.opcode)) {
+    s.result.assign(op.bytes, 0);
+    q.result = s.result.data();
+  }
+  q.client = this;
+  q.cookie = i;
+  f_.endpoints().submit(op.src, q, t);
+}
+
+void TraceReplayer::transfer_done(uint64_t cookie, tl::Status status, uint64_t cycle) {
+  OpState& s = ops_.at(cookie);
+  s.status = status;
+  std::vector<uint8_t>().swap(s.data);
+  complete(cookie, cycle);
+}
+
+// An operation completed at `t`: its successors may start from t + delay, and never before t + 1.
+void TraceReplayer::complete(size_t i, uint64_t t) {
+  OpState& s = ops_[i];
+  s.done = true;
+  s.end = t;
+  ++done_;
+  for (size_t n : s.successors) {
+    OpState& x = ops_[n];
+    x.ready = std::max(x.ready, add_sat(t, x.delay));
+    if (--x.deps == 0) due_.emplace(std::max(x.ready, t + 1), n);
+  }
+}
+
+std::vector<ReplayRow> TraceReplayer::rows() const {
+  const double cpu = f_.config().clock_ghz * 1000.0;
+  const auto us = [&](uint64_t c) { return static_cast<double>(c - std::min(c, base_)) / cpu; };
+  std::vector<ReplayRow> out;
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const traffic::TraceOp& op = trace_.ops[i];
+    const OpState& s = ops_[i];
+    ReplayRow r;
+    r.line = op.line;
+    r.id = op.id;
+    r.op = op.op;
+    r.bytes = op.collective ? op.spec.bytes : op.bytes;
+    r.start = s.start;
+    r.end = s.end;
+    r.start_us = us(s.start);
+    r.end_us = us(s.end);
+    r.time_us = r.end_us - r.start_us;
+    r.status = op.collective && s.run >= 0 ? runner_.get(s.run).status : s.status;
+    out.push_back(r);
+  }
+  return out;
+}
+
+ReplayResult replay_trace(const config::Config& cfg, const traffic::Trace& trace) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  TxnFabric fabric(cfg, false);
+  TraceReplayer replayer(fabric, trace);
+  if (!replayer.run()) throw std::logic_error("trace replay: the operations did not complete");
+  const std::vector<std::string> undrained = check_txn_drained(fabric);
+  if (!undrained.empty()) throw std::logic_error("trace replay: fabric not drained at the end: " + undrained[0]);
+  ReplayResult out;
+  out.cfg = cfg;
+  out.trace = trace.name;
+  out.rows = replayer.rows();
+  out.cycles = fabric.now();
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return out;
+}
+
+}  // namespace upswitch::top
