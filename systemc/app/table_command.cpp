@@ -14,6 +14,8 @@
 #include "app/table_files.h"
 #include "config/config.h"
 #include "top/planner_table.h"
+#include "top/workload_run.h"
+#include "version.h"
 
 namespace upswitch::app {
 namespace {
@@ -74,10 +76,14 @@ int table_command(const TableCliOptions& o) {
         if (tty) std::fprintf(stderr, "\n");
       }))
     return status;
+  // Each CSV starts with a comment naming the version and the configuration (read them with
+  // comment='#'); table.json holds the configuration itself.
+  const std::string head = std::string("# upswitch ") + UPSWITCH_VERSION + ", configuration " + top::config_hash(cfg) +
+                           " (the resolved configuration is in table.json)\n";
   if (const int st = write_table_files(o.run.out_dir, {{"table.json", top::planner_json(t).dump(2) + "\n"},
-                                                       {"coll.csv", top::coll_csv(t.coll)},
-                                                       {"p2p.csv", top::p2p_csv(t.p2p)},
-                                                       {"moe.csv", top::moe_table_csv(t)},
+                                                       {"coll.csv", head + top::coll_csv(t.coll)},
+                                                       {"p2p.csv", head + top::p2p_csv(t.p2p)},
+                                                       {"moe.csv", head + top::moe_table_csv(t)},
                                                        {"astra_network.yml", top::astra_network_yaml(t)}}))
     return st;
   if (!o.run.quiet) {

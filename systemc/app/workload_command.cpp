@@ -21,7 +21,7 @@ CLI::App* add_workload_command(CLI::App& app) {
   cmd->add_option("--set", opt->sets, "Override a key: --set moe.gating=zipf (repeatable)")->take_all();
   cmd->add_option("--seed", opt->seed, "Random seed (same as --set sim.seed=N)")
       ->each([opt](const std::string&) { opt->seed_given = true; });
-  cmd->add_option("--out", opt->out_dir, "Write workload.json, workload_steps.csv and workload_phases.csv here");
+  cmd->add_option("--out", opt->out_dir, "Write workload.json, workload_steps.csv, workload_layers.csv and workload_phases.csv here");
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
   cmd->callback([opt]() {
     const int status = workload_command(*opt);
@@ -48,6 +48,7 @@ int workload_command(const RunOptions& opt) {
   if (!opt.out_dir.empty())
     if (const int st = write_table_files(opt.out_dir, {{"workload.json", top::workload_json(result).dump(2) + "\n"},
                                                        {"workload_steps.csv", top::workload_steps_csv(result)},
+                                                       {"workload_layers.csv", top::workload_layers_csv(result)},
                                                        {"workload_phases.csv", top::workload_phases_csv(result)}}))
       return st;
   if (!opt.quiet) std::cout << top::workload_text(result);

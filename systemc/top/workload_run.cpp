@@ -273,6 +273,24 @@ WorkloadResult run_workload(const config::Config& cfg) {
     st.exposed_us = st.time_us - st.compute_us;
   }
   out.steps = std::move(steps);
+  // Layers: consecutive phases of one chain with the same (step, pass, layer); phases are in chain
+  // order per workload and group. A layer runs from the end of its chain's previous layer.
+  std::map<std::pair<std::string, int>, uint64_t> chain_end;  // (workload, group) -> last phase end
+  std::vector<std::pair<uint64_t, uint64_t>> spans;           // per layer: begin, end (cycles)
+  for (const WorkloadPhase& ph : out.phases) {
+    uint64_t& end = chain_end[{ph.workload, ph.group}];
+    const WorkloadLayer* l = out.layers.empty() ? nullptr : &out.layers.back();
+    if (!l || l->workload != ph.workload || l->group != ph.group || l->step != ph.step || l->pass != ph.pass ||
+        l->layer != ph.layer) {
+      out.layers.push_back({ph.workload, ph.pass, ph.group, ph.step, ph.layer, 0, 0});
+      spans.emplace_back(end, end);
+    }
+    out.layers.back().comm_us += ph.time_us;
+    spans.back().second = ph.end;
+    end = ph.end;
+  }
+  for (size_t k = 0; k < out.layers.size(); ++k)
+    out.layers[k].time_us = static_cast<double>(spans[k].second - spans[k].first) / cpu;
   out.ports = fabric.endpoints().result().ports;
   out.cycles = fabric.now();
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -343,6 +361,16 @@ std::string workload_steps_csv(const WorkloadResult& r) {
   return o.str();
 }
 
+std::string workload_layers_csv(const WorkloadResult& r) {
+  std::ostringstream o;
+  o.precision(10);
+  o << "workload,group,step,pass,layer,time_us,comm_us\n";
+  for (const WorkloadLayer& l : r.layers)
+    o << l.workload << ',' << l.group << ',' << l.step << ',' << l.pass << ',' << l.layer << ',' << l.time_us << ','
+      << l.comm_us << '\n';
+  return o.str();
+}
+
 nlohmann::ordered_json workload_json(const WorkloadResult& r) {
   using json = nlohmann::ordered_json;
   json out;
@@ -356,6 +384,11 @@ nlohmann::ordered_json workload_json(const WorkloadResult& r) {
                      {"compute_us", s.compute_us}, {"comm_us", s.comm_us}, {"exposed_us", s.exposed_us},
                      {"dropped", s.dropped}});
   out["steps"] = steps;
+  json layers = json::array();
+  for (const WorkloadLayer& l : r.layers)
+    layers.push_back({{"workload", l.workload}, {"group", l.group}, {"step", l.step}, {"pass", l.pass},
+                      {"layer", l.layer}, {"time_us", l.time_us}, {"comm_us", l.comm_us}});
+  out["layers"] = layers;
   json phases = json::array();
   for (const WorkloadPhase& p : r.phases)
     phases.push_back({{"workload", p.workload}, {"step", p.step}, {"layer", p.layer}, {"pass", p.pass},

@@ -54,9 +54,18 @@ struct WorkloadStep {
   uint64_t dropped = 0;   // MoE picks dropped by expert capacity
 };
 
+// One layer of one pass of one step of one workload (MoE, or one TP group): from the end of the
+// chain's previous layer (or 0) to the end of its last collective, compute gaps included.
+struct WorkloadLayer {
+  std::string workload, pass;
+  int group = -1, step = 0, layer = 0;
+  double time_us = 0, comm_us = 0;
+};
+
 struct WorkloadResult {
   config::Config cfg;
   std::vector<WorkloadPhase> phases;
+  std::vector<WorkloadLayer> layers;
   std::vector<WorkloadStep> steps;
   std::vector<endpoint::TxnPortResult> ports;  // per endpoint: payload and flit counters of the whole run
   uint64_t cycles = 0;
@@ -70,7 +79,8 @@ WorkloadResult run_workload(const config::Config& cfg);
 std::string workload_text(const WorkloadResult& r);  // a short per-step table
 std::string workload_phases_csv(const WorkloadResult& r);
 std::string workload_steps_csv(const WorkloadResult& r);
-nlohmann::ordered_json workload_json(const WorkloadResult& r);  // config, its hash, version, steps, phases
+std::string workload_layers_csv(const WorkloadResult& r);
+nlohmann::ordered_json workload_json(const WorkloadResult& r);  // config, its hash, version, steps, layers, phases
 
 // FNV-1a 64 of the resolved configuration's JSON text, as 16 hex digits (records which
 // configuration a table came from).

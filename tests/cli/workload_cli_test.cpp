@@ -40,10 +40,12 @@ TEST(WorkloadCli, WritesStepsAndPhasesWithTheConfigurationHash) {
   }
   EXPECT_EQ(lines(slurp(out / "workload_phases.csv")), 1 + 20);
   EXPECT_EQ(lines(slurp(out / "workload_steps.csv")), 1 + 6);
+  EXPECT_EQ(lines(slurp(out / "workload_layers.csv")), 1 + 2 + 8);  // MoE 2 steps x 1; TP 2 groups x 2 x 2
+  EXPECT_EQ(j["layers"].size(), 10u);
   // Same configuration and seed: the same files, byte for byte; another seed: another assignment.
   const fs::path again = scratch("workload_again");
   ASSERT_EQ(run(std::string(kSmall) + " --quiet --out " + again.string()).status, 0);
-  for (const char* f : {"workload.json", "workload_steps.csv", "workload_phases.csv"})
+  for (const char* f : {"workload.json", "workload_steps.csv", "workload_layers.csv", "workload_phases.csv"})
     EXPECT_EQ(slurp(out / f), slurp(again / f)) << f;
   const fs::path other = scratch("workload_seed");
   ASSERT_EQ(run(std::string(kSmall) + " --quiet --seed 2 --out " + other.string()).status, 0);

@@ -190,6 +190,10 @@ TEST(WorkloadTp, InSwitchCutsExposedTimeByAtLeastTheCollectiveRatio) {
     ASSERT_EQ(r.steps.size(), 1u);
     EXPECT_DOUBLE_EQ(r.steps[0].compute_us, 20.0);
     EXPECT_NEAR(r.steps[0].time_us, 20.0 + r.steps[0].comm_us, 4.0 / (cfg.clock_ghz * 1000));
+    // Per layer: half the compute before each all-reduce, so time = 10 us + its two all-reduces.
+    ASSERT_EQ(r.layers.size(), 2u);
+    for (const top::WorkloadLayer& l : r.layers) EXPECT_NEAR(l.time_us, 10.0 + l.comm_us, 1e-6);
+    EXPECT_NEAR(r.layers[0].time_us + r.layers[1].time_us, r.steps[0].time_us, 1e-6);
     exposed[k] = r.steps[0].exposed_us;
   }
   // The collectives issue holds this model's in-switch all-reduce at 8 ranks to at least 1.15x the
