@@ -280,6 +280,9 @@ Trace parse_trace(std::istream& in, const std::string& name) {
     } catch (const json::parse_error& e) {
       throw config::ConfigError("trace '" + name + "' line " + std::to_string(line) + ": invalid JSON at column " +
                                 std::to_string(e.byte) + " (expected one object per line)");
+    } catch (const json::exception&) {  // a number too large for a double (found by fuzz_trace)
+      throw config::ConfigError("trace '" + name + "' line " + std::to_string(line) +
+                                ": a number is out of range (expected one object per line with finite numbers)");
     }
     if (!j.is_object())
       throw config::ConfigError("trace '" + name + "' line " + std::to_string(line) + ": expected a JSON object, got " +

@@ -113,6 +113,7 @@ TEST(TraceParse, EveryMalformedLineIsOneErrorLineNamingItsNumber) {
   const Bad cases[] = {
       {"{\"id\": \"b\", \"op\": \"read\",", "invalid JSON"},
       {"[1, 2]", "expected a JSON object"},
+      {"{\"id\": \"b\", \"op\": \"read\", \"src\": 0, \"dst\": 1, \"bytes\": 1E073741824}", "a number is out of range"},  // fuzz_trace
       {"{\"id\": \"b\", \"op\": \"read\", \"src\": 0, \"dst\": 1, \"bytes\": 64, \"size\": 3}", "unknown field 'size'"},
       {"{\"id\": \"b\", \"op\": \"read\", \"src\": 0, \"dst\": 1, \"bytes\": 64, \"ranks\": [0]}", "'ranks' does not apply to read"},
       {"{\"id\": \"b\", \"op\": \"read\", \"src\": 0, \"dst\": 1, \"bytes\": 64, \"atomic\": \"add\"}", "'atomic' does not apply"},
