@@ -5,11 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace upswitch_cli {
 
@@ -49,5 +52,19 @@ struct BadInput {
   const char* args;
   const char* must_mention;
 };
+
+// The bad-input contract: `args` (which should write into `out`) exits with status 2 and one
+// stderr line that starts with `prefix` and mentions `must_mention`; nothing on stdout, `out`
+// not created.
+inline void expect_bad_input(const std::string& args, const std::string& must_mention, const fs::path& out,
+                             const std::string& prefix = "upswitch: error: ") {
+  const Result r = run(args);
+  EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+  EXPECT_EQ(r.err.rfind(prefix, 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(must_mention), std::string::npos) << args << "\n" << r.err;
+  EXPECT_EQ(r.out, "") << args;
+  EXPECT_FALSE(fs::exists(out)) << args << ": wrote into --out";
+}
 
 }  // namespace upswitch_cli

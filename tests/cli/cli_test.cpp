@@ -152,13 +152,7 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNothingWritten) {
     const std::string args = std::string(b.args) + (std::string(b.args).find("--out") == std::string::npos && *b.args
                                                          ? " --out " + out.string()
                                                          : "");
-    const Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
-    EXPECT_EQ(r.err.rfind("upswitch: error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(b.must_mention), std::string::npos) << args << "\n" << r.err;
-    EXPECT_EQ(r.out, "") << args;
-    EXPECT_FALSE(fs::exists(out)) << args << ": wrote into --out";
+    expect_bad_input(args, b.must_mention, out);
   }
 }
 

@@ -62,13 +62,8 @@ TEST(ReplayCli, AMalformedLineIsOneErrorLineExitTwoAndNothingWritten) {
     const fs::path trace = dir / "t.jsonl";
     std::ofstream(trace) << good << "# comment\n" << b.args << "\n";
     const fs::path out = scratch("replay_bad_out");
-    const Result r = run("replay " + trace.string() + " --set switch.ports=8 --out " + out.string());
-    EXPECT_EQ(r.status, 2) << b.args << "\n" << r.err;
-    EXPECT_EQ(lines(r.err), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("upswitch: error: trace '" + trace.string() + "' ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(b.must_mention), std::string::npos) << b.args << "\n" << r.err;
-    EXPECT_EQ(r.out, "");
-    EXPECT_FALSE(fs::exists(out)) << b.args << ": wrote into --out";
+    expect_bad_input("replay " + trace.string() + " --set switch.ports=8 --out " + out.string(), b.must_mention, out,
+                     "upswitch: error: trace '" + trace.string() + "' ");
   }
   const Result missing = run("replay " + (dir / "none.jsonl").string());
   EXPECT_EQ(missing.status, 2);

@@ -87,12 +87,7 @@ TEST(TableCli, BadInputIsOneLineExitTwoAndNothingWritten) {
   };
   for (const BadInput& b : cases) {
     const fs::path out = scratch("table_bad_out");
-    const std::string args = std::string(b.args) + " --out " + out.string();
-    const Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
-    EXPECT_NE(r.err.find(b.must_mention), std::string::npos) << args << "\n" << r.err;
-    EXPECT_FALSE(fs::exists(out)) << args;
+    expect_bad_input(std::string(b.args) + " --out " + out.string(), b.must_mention, out);
   }
   const Result no_out = run("table");
   EXPECT_EQ(no_out.status, 2);

@@ -92,14 +92,7 @@ TEST(WorkloadCli, BadInputIsOneLineExitTwoAndNothingWritten) {
   };
   for (const BadInput& b : cases) {
     const fs::path out = scratch("workload_bad_out");
-    const std::string args = std::string(b.args) + " --out " + out.string();
-    const Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
-    EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
-    EXPECT_EQ(r.err.rfind("upswitch: error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(b.must_mention), std::string::npos) << args << "\n" << r.err;
-    EXPECT_EQ(r.out, "") << args;
-    EXPECT_FALSE(fs::exists(out)) << args << ": wrote into --out";
+    expect_bad_input(std::string(b.args) + " --out " + out.string(), b.must_mention, out);
   }
 }
 
