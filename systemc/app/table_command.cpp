@@ -24,6 +24,8 @@ struct TableCliOptions {
   RunOptions run;
   CollCliOptions coll;
   uint64_t p2p_max_bytes = 1048576;
+  double load = 0.25;
+  std::string loaded_sizes = "64,256,4096";
   std::string moe_tokens = "16,64,256", moe_skews = "0,0.5,1";
   int jobs = 2;
 };
@@ -59,6 +61,12 @@ int table_command(const TableCliOptions& o) {
                                       [](const std::string& s, size_t* p) { return std::stoi(s, p); });
     popt.moe_skews = parse_list<double>("--moe-skews", o.moe_skews, "a comma-separated list of Zipf exponents",
                                         [](const std::string& s, size_t* p) { return std::stod(s, p); });
+    popt.loaded_load = o.load;
+    popt.loaded_sizes = parse_list<uint64_t>("--loaded-sizes", o.loaded_sizes, "a comma-separated list of sizes in bytes",
+                                             [](const std::string& s, size_t* p) {
+                                               if (!s.empty() && s[0] == '-') throw std::invalid_argument("");
+                                               return static_cast<uint64_t>(std::stoull(s, p));
+                                             });
     popt.jobs = std::max(1, o.jobs);
     top::check_planner_inputs(cfg, popt);
     if (o.run.out_dir.empty()) throw config::ConfigError("--out is required: the tables are files");
@@ -83,13 +91,15 @@ int table_command(const TableCliOptions& o) {
   if (const int st = write_table_files(o.run.out_dir, {{"table.json", top::planner_json(t).dump(2) + "\n"},
                                                        {"coll.csv", head + top::coll_csv(t.coll)},
                                                        {"p2p.csv", head + top::p2p_csv(t.p2p)},
+                                                       {"p2p_loaded.csv", head + top::loaded_latency_csv(t)},
                                                        {"moe.csv", head + top::moe_table_csv(t)},
                                                        {"astra_network.yml", top::astra_network_yaml(t)}}))
     return st;
   if (!o.run.quiet) {
     const top::AstraNetwork a = top::astra_network(t);
-    std::printf("wrote %s: table.json, coll.csv (%zu rows), p2p.csv (%zu rows), moe.csv (%zu rows), astra_network.yml\n",
-                o.run.out_dir.c_str(), t.coll.rows.size(), t.p2p.rows.size(), t.moe.size());
+    std::printf("wrote %s: table.json, coll.csv (%zu rows), p2p.csv (%zu rows), p2p_loaded.csv (%zu rows), moe.csv (%zu "
+                "rows), astra_network.yml\n",
+                o.run.out_dir.c_str(), t.coll.rows.size(), t.p2p.rows.size(), t.loaded.size(), t.moe.size());
     std::printf("ASTRA-sim: %d NPUs on one switch, %.2f GB/s and %.1f ns per link\n", a.npus, a.bandwidth_gbps,
                 a.latency_ns);
   }
@@ -122,6 +132,8 @@ CLI::App* add_table_command(CLI::App& app) {
   cmd->add_option("--max-bytes,-e", o->coll.max_bytes, "Largest collective size (default 4M)");
   cmd->add_option("--step-factor,-f", o->coll.step_factor, "Size multiplier (default 4)");
   cmd->add_option("--p2p-max-bytes", o->p2p_max_bytes, "Largest point-to-point transfer, a power of two (default 1M)");
+  cmd->add_option("--load", o->load, "Offered load of the loaded-latency rows, fraction of the link (default 0.25)");
+  cmd->add_option("--loaded-sizes", o->loaded_sizes, "Sizes of the loaded-latency rows, reads and writes (default 64,256,4096)");
   cmd->add_option("--moe-tokens", o->moe_tokens, "Tokens per rank of the MoE rows (default 16,64,256)");
   cmd->add_option("--moe-skews", o->moe_skews, "Zipf exponents of the MoE rows (default 0,0.5,1; 0 = uniform)");
   cmd->add_option("--jobs", o->jobs, "Points measured in parallel (default 2; the tables are the same for any value)");

@@ -6,6 +6,8 @@
 
 #include "config/param_table.h"
 #include "top/parallel_rows.h"
+#include "top/txn_fabric.h"
+#include "top/txn_report.h"
 #include "top/workload_run.h"
 #include "version.h"
 
@@ -24,11 +26,47 @@ config::Config moe_point_config(const config::Config& base, int tokens, double s
   return c;
 }
 
+config::Config loaded_point_config(const config::Config& base, tl::Opcode op, uint64_t bytes, double load) {
+  config::Config c = base;
+  config::set_param(c, "txn.mix", std::string(tl::opcode_name(op)) + ":1");
+  config::set_param(c, "txn.sizes", std::to_string(bytes) + ":1");
+  config::set_param(c, "txn.load", std::to_string(load));
+  config::set_param(c, "traffic.pattern", "uniform");
+  config::validate(c);
+  return c;
+}
+
+// One synthetic run, summarised as `upswitch run` summarises it (so the two agree).
+LoadedLatencyRow measure_loaded(const config::Config& base, tl::Opcode op, uint64_t bytes, double load) {
+  const config::Config c = loaded_point_config(base, op, bytes, load);
+  TxnFabric f(c, true);
+  f.run_plain();
+  const nlohmann::json s = build_txn_summary(f, RunTiming{}, {});
+  const nlohmann::json& l = s["ops"][tl::opcode_name(op)]["latency"];
+  LoadedLatencyRow row;
+  row.op = op;
+  row.bytes = bytes;
+  row.load = load;
+  row.saturated = s["saturated"].get<bool>() || l["p50"].is_null();
+  row.samples = l["count"].get<uint64_t>();
+  if (!row.saturated) {
+    const double ns = 1.0 / c.clock_ghz;
+    row.p50_ns = l["p50"].get<double>() * ns;
+    row.p99_ns = l["p99"].get<double>() * ns;
+    row.mean_ns = l["mean"].get<double>() * ns;
+  }
+  return row;
+}
+
 }  // namespace
 
 void check_planner_inputs(const config::Config& cfg, const PlannerOptions& opt) {
   check_coll_inputs(cfg, opt.coll);
   check_p2p_inputs(cfg, opt.p2p);
+  if (!(opt.loaded_load > 0 && opt.loaded_load <= 1))
+    throw config::ConfigError("--load " + std::to_string(opt.loaded_load) + ": expected a fraction of the link in (0, 1]");
+  for (tl::Opcode op : opt.loaded_ops)
+    for (uint64_t b : opt.loaded_sizes) (void)loaded_point_config(cfg, op, b, opt.loaded_load);
   for (int t : opt.moe_tokens)
     if (t < 1) throw config::ConfigError("--moe-tokens " + std::to_string(t) + ": expected token counts of at least 1");
   for (double s : opt.moe_skews)
@@ -51,6 +89,16 @@ PlannerTable measure_planner_table(const config::Config& cfg, const PlannerOptio
   po.jobs = opt.jobs;
   t.p2p = measure_p2p_table(cfg, po);
   if (progress) progress("p2p", 1, 1);
+  std::vector<std::pair<tl::Opcode, uint64_t>> loaded;
+  for (tl::Opcode op : opt.loaded_ops)
+    for (uint64_t b : opt.loaded_sizes) loaded.emplace_back(op, b);
+  t.loaded.resize(loaded.size());
+  for_each_row(
+      loaded.size(), opt.jobs,
+      [&](size_t i) { t.loaded[i] = measure_loaded(cfg, loaded[i].first, loaded[i].second, opt.loaded_load); },
+      [&](size_t d) {
+        if (progress) progress("loaded", d, loaded.size());
+      });
   std::vector<std::pair<int, double>> points;
   for (int tokens : opt.moe_tokens)
     for (double s : opt.moe_skews) points.emplace_back(tokens, s);
@@ -90,6 +138,21 @@ std::string moe_table_csv(const PlannerTable& t) {
   return o.str();
 }
 
+std::string loaded_latency_csv(const PlannerTable& t) {
+  std::ostringstream o;
+  o.precision(10);
+  o << "op,bytes,load,saturated,samples,p50_ns,p99_ns,mean_ns\n";
+  for (const LoadedLatencyRow& r : t.loaded) {
+    o << tl::opcode_name(r.op) << ',' << r.bytes << ',' << r.load << ',' << (r.saturated ? "true" : "false") << ','
+      << r.samples << ',';
+    if (r.saturated)
+      o << ",,\n";
+    else
+      o << r.p50_ns << ',' << r.p99_ns << ',' << r.mean_ns << '\n';
+  }
+  return o.str();
+}
+
 nlohmann::ordered_json planner_json(const PlannerTable& t) {
   using json = nlohmann::ordered_json;
   json out;
@@ -98,6 +161,14 @@ nlohmann::ordered_json planner_json(const PlannerTable& t) {
   out["config"] = json::parse(config::config_to_json(t.cfg).dump());
   out["coll"] = coll_json(t.coll);
   out["p2p"] = p2p_json(t.p2p);
+  json loaded = json::array();
+  for (const LoadedLatencyRow& r : t.loaded) {
+    const json none;
+    loaded.push_back({{"op", tl::opcode_name(r.op)}, {"bytes", r.bytes}, {"load", r.load}, {"saturated", r.saturated},
+                      {"samples", r.samples}, {"p50_ns", r.saturated ? none : json(r.p50_ns)},
+                      {"p99_ns", r.saturated ? none : json(r.p99_ns)}, {"mean_ns", r.saturated ? none : json(r.mean_ns)}});
+  }
+  out["p2p_loaded"] = loaded;
   json moe = json::array();
   for (const MoeRow& r : t.moe)
     moe.push_back({{"tokens", r.tokens}, {"zipf_s", r.zipf_s}, {"sent_mean_bytes", r.sent_mean},

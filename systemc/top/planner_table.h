@@ -20,6 +20,11 @@ namespace upswitch::top {
 struct PlannerOptions {
   CollTableOptions coll;
   P2pOptions p2p;
+  // Latency under load: synthetic all-to-all of one operation and size at `loaded_load` of the link
+  // byte rate (txn.*; the run's own measurement protocol), p50 and p99 per (op, size).
+  std::vector<tl::Opcode> loaded_ops = {tl::Opcode::kRead, tl::Opcode::kWrite};
+  std::vector<uint64_t> loaded_sizes = {64, 256, 4096};
+  double loaded_load = 0.25;
   std::vector<int> moe_tokens = {16, 64, 256};   // tokens per rank
   std::vector<double> moe_skews = {0.0, 0.5, 1.0};  // Zipf exponents (0 = uniform)
   int jobs = 2;
@@ -35,23 +40,34 @@ struct MoeRow {
   double port_bound_us = 0;
 };
 
+struct LoadedLatencyRow {
+  tl::Opcode op = tl::Opcode::kRead;
+  uint64_t bytes = 0;
+  double load = 0;
+  bool saturated = false;           // then the percentiles are not valid (null in the files)
+  double p50_ns = 0, p99_ns = 0, mean_ns = 0;
+  uint64_t samples = 0;
+};
+
 struct PlannerTable {
   config::Config cfg;
   PlannerOptions opt;
   CollTable coll;
   P2pTable p2p;
+  std::vector<LoadedLatencyRow> loaded;
   std::vector<MoeRow> moe;
 };
 
 // Throws config::ConfigError (one line) for inputs the table cannot measure.
 void check_planner_inputs(const config::Config& cfg, const PlannerOptions& opt);
-// `progress(part, done, total)`: part is "coll", "p2p" or "moe".
+// `progress(part, done, total)`: part is "coll", "p2p", "loaded" or "moe".
 PlannerTable measure_planner_table(
     const config::Config& cfg, const PlannerOptions& opt,
     const std::function<void(const char* part, size_t done, size_t total)>& progress = {});
 
 std::string moe_table_csv(const PlannerTable& t);
-// {upswitch_version, config_hash, config, coll, p2p, moe}
+std::string loaded_latency_csv(const PlannerTable& t);
+// {upswitch_version, config_hash, config, coll, p2p, p2p_loaded, moe, astra_network}
 nlohmann::ordered_json planner_json(const PlannerTable& t);
 
 // ASTRA-sim analytical network file (YAML): one Switch dimension of switch.ports NPUs; bandwidth

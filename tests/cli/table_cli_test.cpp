@@ -47,6 +47,24 @@ TEST(TableCli, FilesParseAndAgreeWithIndividualRuns) {
   ASSERT_EQ(mine.rfind("# upswitch ", 0), 0u) << mine;  // the version and configuration line
   EXPECT_NE(mine.find(t["config_hash"].get<std::string>()), std::string::npos);
   EXPECT_EQ(mine.substr(mine.find('\n') + 1), slurp(p2p / "p2p.csv"));
+  // Latency under load: the 256 B read row against `upswitch run` of the same synthetic point.
+  const fs::path loaded = scratch("table_loaded");
+  ASSERT_EQ(run("run" + kCfg + " --set traffic.kind=transactions --set txn.mix=read:1 --set txn.sizes=256:1 "
+                "--set txn.load=0.25 --quiet --out " + loaded.string()).status, 0);
+  const nlohmann::json s = nlohmann::json::parse(slurp(loaded / "summary.json"));
+  const auto& lat = s["ops"]["read"]["latency"];
+  bool found = false;
+  for (const auto& row : t["p2p_loaded"])
+    if (row["op"] == "read" && row["bytes"] == 256) {
+      found = true;
+      EXPECT_EQ(row["saturated"], false);
+      EXPECT_EQ(row["samples"], lat["count"]);
+      EXPECT_NEAR(row["p50_ns"].get<double>(), lat["p50"].get<double>() / s["config"]["switch"]["clock_ghz"].get<double>(), 1e-9);
+      EXPECT_NEAR(row["p99_ns"].get<double>(), lat["p99_ns"].get<double>(), 1e-9);
+      EXPECT_GE(row["p99_ns"].get<double>(), row["p50_ns"].get<double>());
+    }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(t["p2p_loaded"].size(), 6u);  // read and write at 64, 256 and 4096 B
   // MoE: the Zipf-1 row against `upswitch workload` at the same point.
   const fs::path moe = scratch("table_moe");
   ASSERT_EQ(run("workload" + kCfg + " --set workload.kind=moe --set moe.tokens=16 --set moe.gating=zipf "
@@ -84,6 +102,9 @@ TEST(TableCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"table --ranks 100", "--ranks"},
       {"table --p2p-max-bytes 1000", "1000"},
       {"table --set moe.experts=500", "moe.experts = 500"},
+      {"table --load 0", "--load"},
+      {"table --loaded-sizes 6", "txn.sizes"},
+      {"table --loaded-sizes x", "--loaded-sizes 'x'"},
   };
   for (const BadInput& b : cases) {
     const fs::path out = scratch("table_bad_out");
