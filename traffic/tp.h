@@ -24,7 +24,8 @@ std::vector<int> tp_group_ranks(const TpParams& p, int accelerators, int g);
 // nccl-tests size of every TP collective (all-reduce buffer, reduce-scatter input, all-gather output).
 uint64_t tp_activation_bytes(const TpParams& p);
 
-// One layer's work in one pass, in order: compute (`compute_cycles` > 0, coll unused) or a collective.
+// One layer's work in one pass, in order: compute (`compute` set, `compute_us` long; coll unused) or a
+// collective of `bytes` (its nccl-tests size).
 struct TpStep {
   bool compute = false;
   coll::Collective coll = coll::Collective::kAllReduce;
