@@ -57,10 +57,18 @@ std::vector<double> gating_cdf(const MoeParams& p) {
 
 }  // namespace
 
-std::string check_moe(const MoeParams& p, int accelerators) {
-  const int ranks = p.ranks ? p.ranks : accelerators;
+MoeParams resolve_moe(const MoeParams& p, int accelerators) {
+  MoeParams r = p;
+  if (r.ranks == 0) r.ranks = accelerators;
+  if (r.experts == 0) r.experts = r.ranks * r.experts_per_rank;
+  return r;
+}
+
+std::string check_moe(const MoeParams& given, int accelerators) {
+  const MoeParams p = resolve_moe(given, accelerators);
+  const int ranks = p.ranks;
   if (ranks < 2 || ranks > accelerators)
-    return "moe.ranks = " + std::to_string(p.ranks) + ": expected 2 .. " + std::to_string(accelerators) +
+    return "moe.ranks = " + std::to_string(given.ranks) + ": expected 2 .. " + std::to_string(accelerators) +
            " (the accelerators), or 0 for all";
   if (p.experts > ranks * p.experts_per_rank)
     return "moe.experts = " + std::to_string(p.experts) + ": " + std::to_string(ranks) + " ranks x moe.experts_per_rank " +

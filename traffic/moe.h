@@ -27,7 +27,12 @@ struct MoeAssignment {
 
 inline int expert_rank(const MoeParams& p, int e) { return e / p.experts_per_rank; }
 
-// "" or what is wrong with the parameters for `accelerators` endpoints (the key and the allowed values).
+// The parameters with their automatic values filled in for `accelerators` endpoints: ranks 0 = every
+// accelerator; experts 0 = ranks x experts_per_rank (every rank hosts its share).
+MoeParams resolve_moe(const MoeParams& p, int accelerators);
+
+// "" or what is wrong with the parameters for `accelerators` endpoints (the key and the allowed
+// values); automatic values are resolved first.
 std::string check_moe(const MoeParams& p, int accelerators);
 
 // The picks of one layer, drawn from the gating distribution with its own random stream per

@@ -27,8 +27,10 @@ void add_workload_params(std::vector<ParamSpec>& t) {
                         "elements", "Hidden size: elements per token sent to an expert and back."));
   t.push_back(int_param("moe.elem_bytes", [](Config& c) -> int& { return c.workload.moe.elem_bytes; }, 2, 1, 8, "bytes",
                         "Bytes per element on the wire (2 = bf16; 1 = fp8 dispatch as in DeepSeek-V3)."));
-  t.push_back(int_param("moe.experts", [](Config& c) -> int& { return c.workload.moe.experts; }, 72, 1, 1 << 20,
-                        "experts", "Routed experts of a layer; expert e lives on rank e / moe.experts_per_rank."));
+  t.push_back(int_param("moe.experts", [](Config& c) -> int& { return c.workload.moe.experts; }, 0, 0, 1 << 20,
+                        "experts",
+                        "Routed experts of a layer; expert e lives on rank e / moe.experts_per_rank. 0 = ranks x "
+                        "moe.experts_per_rank (72 at the defaults)."));
   t.push_back(int_param("moe.experts_per_rank", [](Config& c) -> int& { return c.workload.moe.experts_per_rank; }, 1, 1,
                         1 << 20, "experts", "Experts each rank hosts (moe.experts <= ranks x this)."));
   t.push_back(int_param("moe.top_k", [](Config& c) -> int& { return c.workload.moe.top_k; }, 2, 1, 64, "experts",

@@ -24,11 +24,7 @@ using traffic::WorkloadKind;
 bool runs_moe(const config::Config& c) { return c.workload.kind != WorkloadKind::kTp; }
 bool runs_tp(const config::Config& c) { return c.workload.kind != WorkloadKind::kMoe; }
 
-traffic::MoeParams resolved_moe(const config::Config& c) {
-  traffic::MoeParams p = c.workload.moe;
-  if (p.ranks == 0) p.ranks = c.sw.ports;
-  return p;
-}
+traffic::MoeParams resolved_moe(const config::Config& c) { return traffic::resolve_moe(c.workload.moe, c.sw.ports); }
 
 double cycles_per_us(const config::Config& c) { return c.clock_ghz * 1000.0; }
 uint64_t us_to_cycles(const config::Config& c, double us) {

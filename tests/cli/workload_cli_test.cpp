@@ -52,6 +52,17 @@ TEST(WorkloadCli, WritesStepsAndPhasesWithTheConfigurationHash) {
   EXPECT_NE(slurp(out / "workload_phases.csv"), slurp(other / "workload_phases.csv"));
 }
 
+// A small preset runs the default workload as it is: experts and TP groups follow the port count
+// (moe.experts = 0 and tp.groups = 0 mean "what the ports give"), so no key needs changing.
+TEST(WorkloadCli, TinyPresetRunsTheDefaultWorkload) {
+  const fs::path out = scratch("workload_preset_tiny");
+  const Result r = run("workload --preset tiny --quiet --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "workload.json"));
+  EXPECT_EQ(j["steps"].size(), 2u);  // MoE over 8 ranks with 8 experts, and one TP group of eight
+  EXPECT_EQ(j["phases"][0]["ranks"], 8);
+}
+
 TEST(WorkloadCli, ReadsTheAssignmentFile) {
   const fs::path dir = scratch("workload_file");
   fs::create_directories(dir);
