@@ -90,6 +90,19 @@ top::CollTableOptions coll_table_options(const CollCliOptions& o) {
   return t;
 }
 
+void add_coll_selection_options(CLI::App* cmd, CollCliOptions& o) {
+  cmd->add_option("--coll", o.colls,
+                  "all, or a comma-separated list of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all "
+                  "(default " + o.colls + ")");
+  cmd->add_option("--algo", o.algos, "all, or a comma-separated list of ring, oneshot, switch (default " + o.algos + ")");
+  cmd->add_option("--ranks", o.ranks, "Group sizes, comma-separated (ranks 0 .. n-1; default " + o.ranks + ")");
+  cmd->add_option("--type", o.type, "Element type: f32, f16, bf16, f64, s32, s64, u32, u64 (default " + o.type + ")");
+  cmd->add_option("--min-bytes,-b", o.min_bytes, "Smallest size, nccl-tests' -b (default " + o.min_bytes + ")");
+  cmd->add_option("--max-bytes,-e", o.max_bytes, "Largest size, nccl-tests' -e (default " + o.max_bytes + ")");
+  cmd->add_option("--step-factor,-f", o.step_factor,
+                  "Size multiplier between rows, nccl-tests' -f (default " + std::to_string(o.step_factor) + ")");
+}
+
 CLI::App* add_coll_command(CLI::App& app) {
   auto opt = std::make_shared<CollCliOptions>();
   CLI::App* cmd = app.add_subcommand(
@@ -98,15 +111,8 @@ CLI::App* add_coll_command(CLI::App& app) {
   cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
   cmd->add_option("--set", opt->sets, "Override a key: --set reduce.contexts=64 (repeatable)")->take_all();
   cmd->add_option("--out", opt->out_dir, "Write coll.csv and coll.json here");
-  cmd->add_option("--coll", opt->colls,
-                  "all, or a comma-separated list of all_reduce (default), reduce_scatter, all_gather, broadcast, all_to_all");
-  cmd->add_option("--algo", opt->algos, "all (default), or a comma-separated list of ring, oneshot, switch");
-  cmd->add_option("--ranks", opt->ranks, "Group sizes, comma-separated (ranks 0 .. n-1; default 8)");
-  cmd->add_option("--type", opt->type, "Element type: f32 (default), f16, bf16, f64, s32, s64, u32, u64");
+  add_coll_selection_options(cmd, *opt);
   cmd->add_option("--op", opt->op, "Reduction: sum (default), min, max, and, or, xor");
-  cmd->add_option("--min-bytes,-b", opt->min_bytes, "Smallest size, nccl-tests' -b (default 8)");
-  cmd->add_option("--max-bytes,-e", opt->max_bytes, "Largest size, nccl-tests' -e (default 64M)");
-  cmd->add_option("--step-factor,-f", opt->step_factor, "Size multiplier between rows, nccl-tests' -f (default 2)");
   cmd->add_option("--slice-bytes", opt->slice_bytes, "Pipelining slice: auto (default: ring chunk/8 in 4K..64K, switch 8K) or a size");
   cmd->add_option("--root", opt->root, "Broadcast root, a rank index (default 0)");
   cmd->add_flag("--no-check", opt->no_check, "Skip comparing the results with the host reference");

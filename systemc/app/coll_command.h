@@ -33,6 +33,10 @@ struct CollCliOptions {
 
 CLI::App* add_coll_command(CLI::App& app);
 
+// The options choosing the table's points (--coll, --algo, --ranks, --type, -b, -e, -f), with
+// `o`'s current values as the defaults shown in the help (also used by `upswitch table`).
+void add_coll_selection_options(CLI::App* cmd, CollCliOptions& o);
+
 // The table options the flags describe; throws config::ConfigError naming the flag (also used by
 // `upswitch table`).
 top::CollTableOptions coll_table_options(const CollCliOptions& o);

@@ -124,13 +124,7 @@ CLI::App* add_table_command(CLI::App& app) {
       ->each([o](const std::string&) { o->run.seed_given = true; });
   cmd->add_option("--out", o->run.out_dir, "Directory for table.json, coll.csv, p2p.csv, moe.csv, astra_network.yml")
       ->required();
-  cmd->add_option("--coll", o->coll.colls, "Collectives (default all_reduce,reduce_scatter,all_gather,all_to_all)");
-  cmd->add_option("--algo", o->coll.algos, "all (default), or a comma-separated list of ring, oneshot, switch");
-  cmd->add_option("--ranks", o->coll.ranks, "Group sizes (default 2,4,8; 72 takes minutes per large size)");
-  cmd->add_option("--type", o->coll.type, "Element type (default f32)");
-  cmd->add_option("--min-bytes,-b", o->coll.min_bytes, "Smallest collective size (default 64K)");
-  cmd->add_option("--max-bytes,-e", o->coll.max_bytes, "Largest collective size (default 4M)");
-  cmd->add_option("--step-factor,-f", o->coll.step_factor, "Size multiplier (default 4)");
+  add_coll_selection_options(cmd, o->coll);
   cmd->add_option("--p2p-max-bytes", o->p2p_max_bytes, "Largest point-to-point transfer, a power of two (default 1M)");
   cmd->add_option("--load", o->load, "Offered load of the loaded-latency rows, fraction of the link (default 0.25)");
   cmd->add_option("--loaded-sizes", o->loaded_sizes, "Sizes of the loaded-latency rows, reads and writes (default 64,256,4096)");
