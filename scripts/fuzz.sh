@@ -26,4 +26,5 @@ for target in fuzz_config_yaml fuzz_config_set fuzz_txn_packetiser fuzz_moe_assi
   fi
   rm -rf "$work"
 done
+scripts/fuzz_sweep.py "$SECONDS_PER_TARGET" || status=1  # sweep files (doc/sweeps.md); findings in build-fuzz/artifacts/
 exit $status

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import FORMAT_VERSION
-from .spec import Spec, SpecError
+from .spec import Spec, SpecError, short_repr
 
 
 class SimulatorError(Exception):
@@ -101,7 +101,8 @@ def expand(spec: Spec, version: str) -> list[Run]:
         for seed in spec.seeds:
             rid = run_id(base, overrides, seed, version)
             if rid in seen:
-                raise SpecError("vary", f"two points resolve to the same run ({params}, seed {seed}); "
+                point = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
+                raise SpecError("vary", f"two points resolve to the same run ({point}, seed {seed}); "
                                         "a value is listed twice")
             seen[rid] = len(runs)
             argv = list(head)

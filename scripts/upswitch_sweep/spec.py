@@ -2,15 +2,17 @@
 
 Every problem raises SpecError whose message is one line that names the offending key
 (e.g. ``vary[1].zip: lists have different lengths ...``); the CLI prints it and exits 2.
-See doc/sweeps.md for the format.
+Nothing else may escape load() and plan.expand(), whatever the file holds: scripts/fuzz_sweep.py
+checks this (doc/sweeps.md, "Fuzzing the sweep-file parser").  See doc/sweeps.md for the format.
 """
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
 TOP_KEYS = ("name", "description", "base", "set", "vary", "seeds", "outputs", "run", "slurm", "report")
@@ -21,9 +23,14 @@ SLURM_KEYS = ("partition", "account", "qos", "time", "mem", "cpus_per_task", "ru
               "poll_seconds", "marker_grace_seconds", "sbatch_args", "python", "job_name")
 REPORT_KEYS = ("x", "group_by", "title")
 RANGE_KEYS = ("start", "stop", "step", "factor")
-PARAM_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
-MAX_RANGE_POINTS = 100000
+PARAM_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")  # used with fullmatch
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+# Limits that keep a mistyped file from expanding into a plan that fills the memory (expanding
+# costs about 40 us and 1 kB per --set override of every run).
+MAX_RANGE_POINTS = 100000  # points of one range
+MAX_RUNS = 100000  # runs of one sweep (points x seeds)
+MAX_OVERRIDES = 1000000  # --set overrides of all runs together (runs x keys); also bounds the values in vary
+MAX_INT_DIGITS = 100  # an integer written in the file
 
 # what is collected when the sweep file has no `outputs:`
 DEFAULT_OUTPUTS = {
@@ -85,24 +92,46 @@ def _type(v) -> str:
             float: "a number", type(None): "empty"}.get(type(v), type(v).__name__)
 
 
+def short_repr(v, limit: int = 60) -> str:
+    """v for an error message: its repr, cut to `limit` characters (one line: repr escapes line
+    breaks).  A list or mapping is named by its type: it may be huge, or an alias bomb."""
+    if isinstance(v, (dict, list, set, tuple)):
+        return _type(v)
+    r = repr(v)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def _key(k) -> str:
+    """A mapping key as a part of the key path in an error message."""
+    return k if isinstance(k, str) and k.isprintable() and 0 < len(k) <= 60 else short_repr(k)
+
+
 def _scalar_ok(v) -> bool:
     return isinstance(v, (str, int, float, bool))
 
 
+def _check_scalar(where: str, v):
+    if isinstance(v, float) and not math.isfinite(v):
+        raise SpecError(where, f"must be a finite number, got {v}")
+    if isinstance(v, str) and not v.isprintable():
+        raise SpecError(where, f"must not contain line breaks, tabs or control characters, got {short_repr(v)}")
+
+
 def _check_value(where: str, v):
     """A value that can be passed as --set KEY=VALUE: a scalar or a flat list of scalars."""
-    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
-        raise SpecError(where, f"must be a finite number, got {v}")
     if _scalar_ok(v):
+        _check_scalar(where, v)
         return
     if isinstance(v, list) and all(_scalar_ok(x) and not isinstance(x, bool) for x in v):
+        for i, x in enumerate(v):
+            _check_scalar(f"{where}[{i}]", x)
         return
     raise SpecError(where, f"must be a scalar (number, string, true/false) or a flat list, got {_type(v)}")
 
 
 def _check_param_key(where: str, k):
-    if not isinstance(k, str) or not PARAM_RE.match(k):
-        raise SpecError(where, f"parameter name {k!r} is not a dotted configuration key like 'switch.vcs'")
+    if not isinstance(k, str) or not PARAM_RE.fullmatch(k):
+        raise SpecError(where, f"parameter name {short_repr(k)} is not a dotted configuration key like 'switch.vcs'")
     if k == "sim.seed":
         raise SpecError(where, "do not set sim.seed here: list the seeds under 'seeds:'")
 
@@ -110,17 +139,16 @@ def _check_param_key(where: str, k):
 def _num(where: str, name: str, v) -> Decimal:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise SpecError(f"{where}.{name}", f"must be a number, got {_type(v)}")
-    try:
-        return Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
-    except InvalidOperation:
-        raise SpecError(f"{where}.{name}", f"must be a finite number, got {v!r}")
+    if isinstance(v, float) and not math.isfinite(v):
+        raise SpecError(f"{where}.{name}", f"must be a finite number, got {v}")
+    return Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
 
 
 def _range(where: str, r: dict) -> list:
     """{start, stop, step} (arithmetic, stop included when on the grid) or {start, stop, factor}."""
     for k in r:
         if k not in RANGE_KEYS:
-            raise SpecError(f"{where}.{k}", f"unknown range key (allowed: {', '.join(RANGE_KEYS)})")
+            raise SpecError(f"{where}.{_key(k)}", f"unknown range key (allowed: {', '.join(RANGE_KEYS)})")
     for k in ("start", "stop"):
         if k not in r:
             raise SpecError(f"{where}.{k}", "missing (a range needs start, stop and step or factor)")
@@ -128,25 +156,28 @@ def _range(where: str, r: dict) -> list:
         raise SpecError(f"{where}.step", "a range needs exactly one of 'step' or 'factor'")
     start, stop = _num(where, "start", r["start"]), _num(where, "stop", r["stop"])
     all_int = all(isinstance(r[k], int) and not isinstance(r[k], bool) for k in r)
-    out: list[Decimal] = []
+    if all_int:  # exact: Decimal arithmetic keeps 28 digits only
+        start, stop = r["start"], r["stop"]
+    out: list = []
     if "step" in r:
-        step = _num(where, "step", r["step"])
+        step = r["step"] if all_int else _num(where, "step", r["step"])
         if step <= 0:
-            raise SpecError(f"{where}.step", f"must be > 0, got {r['step']!r}")
+            raise SpecError(f"{where}.step", f"must be > 0, got {short_repr(r['step'])}")
         if stop < start:
-            raise SpecError(f"{where}.stop", f"must be >= start ({r['start']!r}), got {r['stop']!r}")
-        n = int((stop - start) / step)
+            raise SpecError(f"{where}.stop", f"must be >= start ({short_repr(r['start'])}), got {short_repr(r['stop'])}")
+        n = (stop - start) // step if all_int else int((stop - start) / step)
         if n + 1 > MAX_RANGE_POINTS:
             raise SpecError(where, f"range has {n + 1} points (more than {MAX_RANGE_POINTS})")
-        out = [start + i * step for i in range(n + 1)]
+        out = [start + i * step for i in range(int(n) + 1)]
     else:
         factor = _num(where, "factor", r["factor"])
         if factor <= 1:
-            raise SpecError(f"{where}.factor", f"must be > 1, got {r['factor']!r}")
+            raise SpecError(f"{where}.factor", f"must be > 1, got {short_repr(r['factor'])}")
         if start <= 0:
-            raise SpecError(f"{where}.start", f"must be > 0 with a factor, got {r['start']!r}")
+            raise SpecError(f"{where}.start", f"must be > 0 with a factor, got {short_repr(r['start'])}")
         if stop < start:
-            raise SpecError(f"{where}.stop", f"must be >= start ({r['start']!r}), got {r['stop']!r}")
+            raise SpecError(f"{where}.stop", f"must be >= start ({short_repr(r['start'])}), got {short_repr(r['stop'])}")
+        factor = r["factor"] if all_int else factor
         v = start
         while v <= stop:
             out.append(v)
@@ -158,7 +189,22 @@ def _range(where: str, r: dict) -> list:
     return [float(x.normalize()) for x in out]
 
 
-def _values(where: str, v) -> list:
+class _Budget:
+    """How many more values the vary section may list or generate.  Every value of every key
+    appears in at least one run's overrides, so this rejects nothing that MAX_OVERRIDES would
+    accept, but it stops before a zip of many long ranges (or aliases of one long list) has
+    been expanded and checked."""
+
+    def __init__(self):
+        self.left = MAX_OVERRIDES
+
+    def take(self, where: str, n: int):
+        if n > self.left:
+            raise SpecError(where, f"vary lists or generates more than {MAX_OVERRIDES} values in all; split the sweep")
+        self.left -= n
+
+
+def _values(where: str, v, budget: _Budget) -> list:
     if isinstance(v, dict):
         if set(v) == {"values"}:
             v = v["values"]
@@ -166,17 +212,19 @@ def _values(where: str, v) -> list:
             vals = _range(where, v)
             if not vals:
                 raise SpecError(where, "range is empty")
+            budget.take(where, len(vals))
             return vals
     if not isinstance(v, list):
         raise SpecError(where, f"must be a list of values or a range {{start, stop, step}}, got {_type(v)}")
     if not v:
         raise SpecError(where, "empty list of values")
+    budget.take(where, len(v))
     for i, x in enumerate(v):
         _check_value(f"{where}[{i}]", x)
     return list(v)
 
 
-def _axes_from_mapping(where: str, m: dict) -> list[Axis]:
+def _axes_from_mapping(where: str, m: dict, budget: _Budget) -> list[Axis]:
     axes = []
     for k, v in m.items():
         if k == "zip":
@@ -184,8 +232,8 @@ def _axes_from_mapping(where: str, m: dict) -> list[Axis]:
                 raise SpecError(f"{where}.zip", f"must be a mapping of key: [values] to advance together, got {_type(v)}")
             cols = {}
             for zk, zv in v.items():
-                _check_param_key(f"{where}.zip.{zk}", zk)
-                cols[zk] = _values(f"{where}.zip.{zk}", zv)
+                _check_param_key(f"{where}.zip.{_key(zk)}", zk)
+                cols[zk] = _values(f"{where}.zip.{zk}", zv, budget)
             lens = {len(x) for x in cols.values()}
             if len(lens) != 1:
                 detail = ", ".join(f"{zk}: {len(zv)}" for zk, zv in cols.items())
@@ -193,8 +241,8 @@ def _axes_from_mapping(where: str, m: dict) -> list[Axis]:
             keys = list(cols)
             axes.append(Axis(keys, [tuple(cols[zk][i] for zk in keys) for i in range(lens.pop())], f"{where}.zip"))
         else:
-            _check_param_key(f"{where}.{k}", k)
-            axes.append(Axis([k], [(x,) for x in _values(f"{where}.{k}", v)], f"{where}.{k}"))
+            _check_param_key(f"{where}.{_key(k)}", k)
+            axes.append(Axis([k], [(x,) for x in _values(f"{where}.{k}", v, budget)], f"{where}.{k}"))
     return axes
 
 
@@ -209,7 +257,7 @@ def _seeds(v) -> list[int]:
         raise SpecError("seeds", f"must be an integer, a non-empty list of integers or a range, got {_type(v)}")
     for i, s in enumerate(v):
         if isinstance(s, bool) or not isinstance(s, int) or s < 0:
-            raise SpecError(f"seeds[{i}]", f"must be a non-negative integer, got {s!r}")
+            raise SpecError(f"seeds[{i}]", f"must be a non-negative integer, got {short_repr(s)}")
     if len(set(v)) != len(v):
         raise SpecError("seeds", "contains duplicates")
     return list(v)
@@ -226,10 +274,10 @@ def _outputs(v) -> dict:
     if not isinstance(v, dict) or not v:
         raise SpecError("outputs", f"must be a mapping of column: /json/pointer (or a list of pointers), got {_type(v)}")
     for name, p in v.items():
-        if not isinstance(name, str) or not NAME_RE.match(name):
-            raise SpecError(f"outputs.{name}", "column name must be letters, digits, '_', '.', '+' or '-'")
-        if not isinstance(p, str) or not p.startswith("/"):
-            raise SpecError(f"outputs.{name}", f"must be a JSON pointer starting with '/', got {p!r}")
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+            raise SpecError(f"outputs.{_key(name)}", "column name must be letters, digits, '_', '.', '+' or '-'")
+        if not isinstance(p, str) or not p.startswith("/") or not p.isprintable():
+            raise SpecError(f"outputs.{name}", f"must be a JSON pointer starting with '/' (no control characters), got {short_repr(p)}")
     return dict(v)
 
 
@@ -240,25 +288,76 @@ def _mapping(where: str, v, allowed) -> dict:
         raise SpecError(where, f"must be a mapping, got {_type(v)}")
     for k in v:
         if k not in allowed:
-            raise SpecError(f"{where}.{k}", f"unknown key (allowed: {', '.join(allowed)})")
+            raise SpecError(f"{where}.{_key(k)}", f"unknown key (allowed: {', '.join(allowed)})")
     return v
 
 
+_LOADER = None
+
+
+def _strict_loader():
+    """PyYAML's safe loader with two changes: a key written twice in one mapping is an error
+    (PyYAML would keep the last one silently), and a scalar PyYAML cannot convert (`2020-13-45`,
+    `!!int x`, `!!bool ""`, an integer of 5000 digits) is a YAML error at its line instead of a
+    ValueError, KeyError, ... from inside PyYAML."""
+    global _LOADER
+    if _LOADER is None:
+        import yaml  # only the parts that read sweep files need PyYAML (not the Slurm worker)
+        from yaml.constructor import ConstructorError
+
+        class Loader(yaml.SafeLoader):
+            def construct_object(self, node, deep=False):
+                tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+                if tag == "!!int" and isinstance(node, yaml.ScalarNode) and len(node.value) > MAX_INT_DIGITS:
+                    raise ConstructorError(None, None, f"integer longer than {MAX_INT_DIGITS} digits", node.start_mark)
+                try:
+                    return super().construct_object(node, deep)
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:
+                    why = f" ({e})" if type(e) is ValueError else ""
+                    raise ConstructorError(None, None, f"{short_repr(node.value)} is not a valid {tag}{why}",
+                                           node.start_mark) from None
+
+            def construct_mapping(self, node, deep=False):
+                if isinstance(node, yaml.MappingNode):
+                    seen = set()
+                    for key_node, _ in node.value:
+                        if key_node.tag == "tag:yaml.org,2002:merge":
+                            continue
+                        key = self.construct_object(key_node, deep=True)
+                        try:
+                            if key in seen:
+                                raise ConstructorError(None, None, f"duplicate key {short_repr(key)}", key_node.start_mark)
+                            seen.add(key)
+                        except TypeError:  # an unhashable key: PyYAML reports it
+                            pass
+                return super().construct_mapping(node, deep)
+        _LOADER = Loader
+    return _LOADER
+
+
 def load(path: str | os.PathLike) -> Spec:
-    import yaml  # only the parts that read sweep files need PyYAML (not the Slurm worker)
+    import yaml
 
     path = Path(path)
     try:
-        text = path.read_text()
+        data = path.read_bytes()  # PyYAML decodes: UTF-8, or UTF-16 with a byte-order mark
     except OSError as e:
         raise SpecError("", f"{path}: cannot read sweep file: {e.strerror}")
     try:
-        doc = yaml.safe_load(text)
+        doc = yaml.load(data, Loader=_strict_loader())
+    except yaml.reader.ReaderError as e:  # a control character, or not UTF-8 (UTF-16)
+        if e.encoding == "unicode":
+            raise SpecError("", f"{path}: YAML syntax error at character {e.position + 1}: "
+                                f"control character U+{e.character:04X} is not allowed")
+        raise SpecError("", f"{path}: not {e.encoding} text: byte 0x{e.character:02x} at offset {e.position} ({e.reason})")
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise SpecError("", f"{path}: YAML syntax error{at}: {problem}")
+        what = "YAML error" if isinstance(e, yaml.constructor.ConstructorError) else "YAML syntax error"
+        raise SpecError("", f"{path}: {what}{at}: {problem}")
+    except RecursionError:
+        raise SpecError("", f"{path}: YAML syntax error: lists or mappings nested too deeply") from None
     return parse(doc, path)
 
 
@@ -267,10 +366,10 @@ def parse(doc, path: Path) -> Spec:
         raise SpecError("", f"{path}: a sweep file must be a YAML mapping with at least 'vary:', got {_type(doc)}")
     for k in doc:
         if k not in TOP_KEYS:
-            raise SpecError(str(k), f"unknown key (allowed: {', '.join(TOP_KEYS)})")
+            raise SpecError(_key(k), f"unknown key (allowed: {', '.join(TOP_KEYS)})")
     name = doc.get("name", path.stem)
-    if not isinstance(name, str) or not NAME_RE.match(name):
-        raise SpecError("name", f"must be a simple name (letters, digits, '_', '.', '-'), got {name!r}")
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        raise SpecError("name", f"must be a simple name (letters, digits, '_', '.', '-'), got {short_repr(name)}")
     desc = doc.get("description", "")
     if not isinstance(desc, str):
         raise SpecError("description", f"must be a string, got {_type(desc)}")
@@ -278,42 +377,46 @@ def parse(doc, path: Path) -> Spec:
 
     base = _mapping("base", doc.get("base"), BASE_KEYS)
     if "preset" in base:
-        if not isinstance(base["preset"], str) or not base["preset"]:
-            raise SpecError("base.preset", f"must be a preset name, got {base['preset']!r}")
+        if not isinstance(base["preset"], str) or not base["preset"] or not base["preset"].isprintable():
+            raise SpecError("base.preset", f"must be a preset name, got {short_repr(base['preset'])}")
         spec.preset = base["preset"]
     if "config" in base:
         c = base["config"]
-        if not isinstance(c, str) or not c:
-            raise SpecError("base.config", f"must be a path to a config YAML, got {c!r}")
+        if not isinstance(c, str) or not c or not c.isprintable():
+            raise SpecError("base.config", f"must be a path to a config YAML, got {short_repr(c)}")
         cp = (path.parent / c).resolve()
         try:
+            if cp.exists() and not cp.is_file():  # /dev/zero, a FIFO, a directory: it is hashed, then read by every run
+                raise SpecError("base.config", f"{cp} is not a regular file")
             spec.config_sha256 = hashlib.sha256(cp.read_bytes()).hexdigest()
         except OSError as e:
-            raise SpecError("base.config", f"cannot read {cp}: {e.strerror}")
+            raise SpecError("base.config", f"cannot read {cp}: {e.strerror or e}")
         spec.config = cp
 
-    sets = doc.get("set") or {}
+    sets = doc.get("set")
+    sets = {} if sets is None else sets
     if not isinstance(sets, dict):
         raise SpecError("set", f"must be a mapping of key: value, got {_type(sets)}")
     for k, v in sets.items():
-        _check_param_key(f"set.{k}", k)
+        _check_param_key(f"set.{_key(k)}", k)
         _check_value(f"set.{k}", v)
     spec.set = dict(sets)
 
     if "vary" not in doc:
         raise SpecError("vary", "missing (list the parameters to vary; see doc/sweeps.md)")
     vary = doc["vary"]
+    budget = _Budget()
     if isinstance(vary, dict):
         if not vary:
             raise SpecError("vary", "is empty")
-        spec.axes = _axes_from_mapping("vary", vary)
+        spec.axes = _axes_from_mapping("vary", vary, budget)
     elif isinstance(vary, list):
         if not vary:
             raise SpecError("vary", "is empty")
         for i, item in enumerate(vary):
             if not isinstance(item, dict) or not item:
                 raise SpecError(f"vary[{i}]", f"must be a mapping like {{traffic.rate: [0.1, 0.2]}} or {{zip: {{...}}}}, got {_type(item)}")
-            spec.axes += _axes_from_mapping(f"vary[{i}]", item)
+            spec.axes += _axes_from_mapping(f"vary[{i}]", item, budget)
     else:
         raise SpecError("vary", f"must be a mapping or a list of mappings, got {_type(vary)}")
     seen = {}
@@ -327,6 +430,16 @@ def parse(doc, path: Path) -> Spec:
 
     if "seeds" in doc:
         spec.seeds = _seeds(doc["seeds"])
+    sizes = [len(a.values) for a in spec.axes] + [len(spec.seeds)]
+    runs = math.prod(sizes)
+    grid = " x ".join(map(str, sizes[:-1])) if len(sizes) <= 9 else f"{len(sizes) - 1} axes of"
+    what = f"{grid} points x {sizes[-1]} seed(s)"
+    if runs > MAX_RUNS:
+        raise SpecError("vary", f"the sweep has {runs} runs ({what}), more than {MAX_RUNS}; split it into several sweeps")
+    keys = len(spec.set) + len(spec.param_keys)
+    if runs * keys > MAX_OVERRIDES:
+        raise SpecError("vary", f"the sweep passes {runs * keys} --set overrides ({runs} runs x {keys} keys), "
+                                f"more than {MAX_OVERRIDES}; split it into several sweeps")
     if "outputs" in doc:
         spec.outputs = _outputs(doc["outputs"])
     taken = set(FIXED_COLUMNS) | set(spec.param_keys)
@@ -337,8 +450,8 @@ def parse(doc, path: Path) -> Spec:
     run = _mapping("run", doc.get("run"), RUN_KEYS)
     if "timeout_seconds" in run:
         t = run["timeout_seconds"]
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
-            raise SpecError("run.timeout_seconds", f"must be a positive number, got {t!r}")
+        if not _positive_number(t):
+            raise SpecError("run.timeout_seconds", f"must be a positive number, got {short_repr(t)}")
         spec.timeout_seconds = float(t)
     spec.slurm = dict(_mapping("slurm", doc.get("slurm"), SLURM_KEYS))
     for k, v in spec.slurm.items():
@@ -346,7 +459,9 @@ def parse(doc, path: Path) -> Spec:
     spec.report = dict(_mapping("report", doc.get("report"), REPORT_KEYS))
     for k in ("x",):
         if k in spec.report and spec.report[k] not in spec.param_keys:
-            raise SpecError(f"report.{k}", f"must be one of the varied keys ({', '.join(spec.param_keys)}), got {spec.report[k]!r}")
+            raise SpecError(f"report.{k}", f"must be one of the varied keys ({', '.join(spec.param_keys)}), got {short_repr(spec.report[k])}")
+    if not isinstance(spec.report.get("title", ""), str):
+        raise SpecError("report.title", f"must be a string, got {_type(spec.report['title'])}")
     if "group_by" in spec.report:
         gb = spec.report["group_by"]
         if not isinstance(gb, list) or any(g not in spec.param_keys for g in gb):
@@ -354,25 +469,29 @@ def parse(doc, path: Path) -> Spec:
     return spec
 
 
+def _positive_number(v) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v) and v > 0
+
+
 def validate_slurm_option(where: str, k: str, v):
     """Shared by the sweep file's slurm: section and the command line."""
     if v is None:
         return
     if k in ("partition", "account", "qos", "time", "mem", "python", "job_name"):
-        if not isinstance(v, str) or not v or any(c.isspace() for c in v):
-            raise SpecError(where, f"must be a non-empty word, got {v!r}")
-        if k == "time" and not re.match(r"^(\d+-)?\d+(:\d+){0,2}$|^\d+-\d+$", v):
-            raise SpecError(where, f"must be a Slurm time like 30, 01:00:00 or 1-00:00:00, got {v!r}")
+        if not isinstance(v, str) or not v or not v.isprintable() or any(c.isspace() for c in v):
+            raise SpecError(where, f"must be a non-empty word, got {short_repr(v)}")
+        if k == "time" and not re.fullmatch(r"([0-9]+-)?[0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+", v):
+            raise SpecError(where, f"must be a Slurm time like 30, 01:00:00 or 1-00:00:00, got {short_repr(v)}")
     elif k == "runs_per_task":
         if v != "auto" and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            raise SpecError(where, f"must be 'auto' or a positive integer, got {v!r}")
+            raise SpecError(where, f"must be 'auto' or a positive integer, got {short_repr(v)}")
     elif k in ("cpus_per_task", "max_array_size", "array_throttle"):
         lo = 2 if k == "max_array_size" else 1
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise SpecError(where, f"must be an integer >= {lo}, got {v!r}")
+            raise SpecError(where, f"must be an integer >= {lo}, got {short_repr(v)}")
     elif k in ("est_run_seconds", "target_task_seconds", "poll_seconds", "marker_grace_seconds"):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
-            raise SpecError(where, f"must be a positive number, got {v!r}")
+        if not _positive_number(v):
+            raise SpecError(where, f"must be a positive number, got {short_repr(v)}")
     elif k == "sbatch_args":
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        if not isinstance(v, list) or not all(isinstance(x, str) and x.isprintable() for x in v):
             raise SpecError(where, "must be a list of strings (extra sbatch arguments)")
