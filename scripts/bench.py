@@ -39,6 +39,9 @@ STANDARD = [
     ("vc4x8-sepif-4flit-0.6", BOOKSIM_LIKE + ["traffic.packet_flits=4", "traffic.rate=0.6"]),
     ("ualink-x4-0.5", ["traffic.rate=0.5"]),
     ("ualink-x4-0.9", ["traffic.rate=0.9"]),
+    # The data-link layer on every link (doc/reliability.md), error-free and at 1e-3 per DL flit.
+    ("ualink-x4-0.5-dl", ["traffic.rate=0.5", "link.dl.enable=true"]),
+    ("ualink-x4-0.5-dl-1e-3", ["traffic.rate=0.5", "link.dl.enable=true", "link.dl.flit_error_rate=1e-3"]),
 ]
 
 

@@ -45,8 +45,8 @@ void TrafficEndpoints::connect(int port, core::Link* to_switch, core::Link* from
 // run before or after the endpoints within a cycle, and the answer must not depend on it).
 bool TrafficEndpoints::links_empty(uint64_t t) const {
   for (int p = 0; p < n_; ++p) {
-    if (!to_switch_[p]->flits().empty_after(t) || !to_switch_[p]->credits().empty_after(t)) return false;
-    if (!from_switch_[p]->flits().empty_after(t) || !from_switch_[p]->credits().empty_after(t)) return false;
+    if (!to_switch_[p]->flits_empty_after(t) || !to_switch_[p]->credits().empty_after(t)) return false;
+    if (!from_switch_[p]->flits_empty_after(t) || !from_switch_[p]->credits().empty_after(t)) return false;
   }
   return true;
 }
@@ -139,8 +139,8 @@ void TrafficEndpoints::generate(int p, uint64_t t) {
 
 void TrafficEndpoints::send(int p, uint64_t t) {
   Source& s = src_[p];
-  core::LinkPacer& pacer = to_switch_[p]->pacer();
-  if (!pacer.ready(t)) return;
+  core::Link& link = *to_switch_[p];
+  if (!link.tx_ready(t)) return;
   if (!s.cur_active) {
     if (s.queue.empty()) return;
     int vc = -1;
@@ -172,7 +172,7 @@ void TrafficEndpoints::send(int p, uint64_t t) {
                                  (s.cur_sent + 1 == s.cur.size ? core::Flit::kTail : 0) |
                                  (s.cur.measured ? core::Flit::kMeasured : 0));
   f.set_shared_credit(s.credits.take(cls));
-  pacer.take(t);
+  link.tx_take(t);
   to_switch_[p]->send_flit(t, f);
   if (t >= window_begin_ && t < window_end_) ++result_.ports[p].injected_flits;
   --s.backlog;
@@ -247,7 +247,7 @@ void TrafficEndpoints::tick(uint64_t t) {
     core::Credit c;
     if (!up->credits().empty() && up->receive_credit(t, c)) src_[p].credits.give(fifo_credits_ ? 0 : c.vc, c.shared);
     core::Flit f;
-    if (!down->flits().empty() && down->receive_flit(t, f)) {
+    if (!down->flits_empty() && down->receive_flit(t, f)) {
       receive(p, f, t);
       down->send_credit(t, core::Credit{f.vc, f.shared_credit()});
     }
@@ -264,7 +264,7 @@ uint64_t TrafficEndpoints::next_activity(uint64_t t) const {
   for (int p = 0; p < n_ && next > t + 1; ++p) {  // nothing is earlier than the next cycle
     next = std::min(next, src_[p].next_arrival);
     next = std::min(next, to_switch_[p]->credits().next_due());
-    next = std::min(next, from_switch_[p]->flits().next_due());
+    next = std::min(next, from_switch_[p]->next_flit_due());
   }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
   if (phase_ == Phase::kMeasure) next = std::min(next, window_end_);

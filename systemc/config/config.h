@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "core/dl_params.h"
 #include "core/switch_params.h"
 #include "endpoint/accel_params.h"
 #include "traffic/traffic_params.h"
@@ -30,6 +32,11 @@ struct Config {
     return r < 1.0 ? r : 1.0;
   }
   core::DownstreamBuffer endpoint_rx;
+  core::DlParams dl;  // link.dl.*
+  std::string link_errors_text, link_down_text, credit_loss_text;  // faults.* as written
+  // Resolved by validate(): what is injected on each link, [2p] accelerator p -> switch and
+  // [2p + 1] switch -> accelerator p; empty when nothing is.
+  std::vector<core::LinkFaults> link_faults;
   // traffic.kind: synthetic packets (traffic.*) or memory transactions between accelerator
   // endpoints (accel.*, tl.*, txn.*; the switch then has two message classes).
   enum class TrafficKind { kPackets, kTransactions };

@@ -2,10 +2,19 @@
 // way with `latency` cycles, credits travel back and become usable `credit_delay` cycles after
 // the receiver freed the slot. A sleeping receiver is woken through WakeListener only when an
 // item would arrive before it planned to wake: never one event per flit.
+//
+// With a data-link layer (core/data_link.h, link.dl.enable) the flits travel inside DL flits
+// with CRC and replay instead of the plain delay line, and the DL paces the transmitter; the
+// tx_* and flits_* members below answer for whichever carries them. Credits travel on their own
+// error-free delay line either way (doc/reliability.md); a scheduled credit loss drops one.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
 
+#include "core/data_link.h"
 #include "core/delay_line.h"
 #include "core/flit.h"
 #include "core/link_pacer.h"
@@ -25,25 +34,56 @@ class Link {
   Link(uint32_t latency, uint32_t credit_delay, double flits_per_cycle = 1.0)
       : flits_(latency), credits_(credit_delay), pacer_(flits_per_cycle) {}
 
+  // Carries the flits through a data-link layer from now on (before any flit is sent).
+  void set_data_link(std::unique_ptr<DataLink> dl) { dl_ = std::move(dl); }
+  const DataLink* data_link() const { return dl_.get(); }
+  // From each of these cycles on, the next credit sent is lost (fault injection).
+  void set_credit_losses(std::vector<uint64_t> cycles) { credit_losses_ = std::move(cycles); }
+  uint64_t credits_lost() const { return credits_lost_; }
+
+  // Transmitter: whether the link is slower than one flit per cycle, whether a flit may start
+  // at `t`, and taking that start (then send_flit, at once or after a fixed pipeline).
+  bool tx_paced() const { return dl_ || pacer_.paced(); }
+  bool tx_ready(uint64_t t) { return dl_ ? dl_->ready(t) : pacer_.ready(t); }
+  void tx_take(uint64_t t) {
+    if (dl_)
+      dl_->take(t);
+    else
+      pacer_.take(t);
+  }
+
   void send_flit(uint64_t now, const Flit& f) {
+    if (dl_) {
+      dl_->send(now, f);
+      if (flit_listener_) flit_listener_->wake_at(dl_->next_due());
+      return;
+    }
     flits_.push(now, f);
     if (flit_listener_) flit_listener_->wake_at(now + flits_.latency());
   }
-  bool receive_flit(uint64_t now, Flit& f) { return flits_.pop(now, f); }
+  bool receive_flit(uint64_t now, Flit& f) { return dl_ ? dl_->receive(now, f) : flits_.pop(now, f); }
+  // Flits sent and not yet received, and the receiver's view of them.
+  uint64_t flits_in_flight() const { return dl_ ? dl_->in_flight() : flits_.count(); }
+  bool flits_empty() const { return dl_ ? dl_->empty() : flits_.empty(); }
+  bool flits_empty_after(uint64_t t) const { return dl_ ? dl_->empty_after(t) : flits_.empty_after(t); }
+  uint64_t next_flit_due() const { return dl_ ? dl_->next_due() : flits_.next_due(); }
 
   void send_credit(uint64_t now, const Credit& c) {
+    if (loss_idx_ < credit_losses_.size() && now >= credit_losses_[loss_idx_]) {
+      ++loss_idx_;
+      ++credits_lost_;
+      return;
+    }
     credits_.push(now, c);
     if (credit_listener_) credit_listener_->wake_at(now + credits_.latency());
   }
   bool receive_credit(uint64_t now, Credit& c) { return credits_.pop(now, c); }
 
-  LinkPacer& pacer() { return pacer_; }
   const LinkPacer& pacer() const { return pacer_; }
 
   void set_flit_listener(WakeListener* l) { flit_listener_ = l; }
   void set_credit_listener(WakeListener* l) { credit_listener_ = l; }
 
-  const DelayLine<Flit>& flits() const { return flits_; }
   const DelayLine<Credit>& credits() const { return credits_; }
   uint32_t latency() const { return flits_.latency(); }
   uint32_t credit_delay() const { return credits_.latency(); }
@@ -52,6 +92,10 @@ class Link {
   DelayLine<Flit> flits_;
   DelayLine<Credit> credits_;
   LinkPacer pacer_;
+  std::unique_ptr<DataLink> dl_;
+  std::vector<uint64_t> credit_losses_;
+  size_t loss_idx_ = 0;
+  uint64_t credits_lost_ = 0;
   WakeListener* flit_listener_ = nullptr;
   WakeListener* credit_listener_ = nullptr;
 };

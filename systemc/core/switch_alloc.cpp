@@ -105,7 +105,7 @@ void SwitchCore::build_requests(uint64_t t) {
 void SwitchCore::drop_unready_outputs(uint64_t t) {
   size_t keep_out = 0;
   for (int o : req_outputs_) {
-    if (out_links_[o]->pacer().ready(t)) {
+    if (out_links_[o]->tx_ready(t)) {
       req_outputs_[keep_out++] = o;
       continue;
     }
@@ -206,7 +206,7 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   }
   on_front_changed(i, q);
 
-  out_links_[o]->pacer().take(t);
+  out_links_[o]->tx_take(t);
   if (p_.output_pipeline_cycles() == 0) {
     out_links_[o]->send_flit(t, f);
   } else {

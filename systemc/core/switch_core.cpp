@@ -75,7 +75,7 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
 void SwitchCore::connect(int port, Link* input, Link* output) {
   in_links_[port] = input;
   out_links_[port] = output;
-  paced_ = paced_ || output->pacer().paced();
+  paced_ = paced_ || output->tx_paced();
 }
 
 int SwitchCore::queue_of(const Flit& f) const {
@@ -191,7 +191,7 @@ void SwitchCore::tick(uint64_t t) {
   // 2-3. Arrivals enter the routing stage; flits leaving it join their queue.
   for (int i = 0; i < n_; ++i) {
     Flit f;
-    if (!in_links_[i]->flits().empty() && in_links_[i]->receive_flit(t, f)) {
+    if (!in_links_[i]->flits_empty() && in_links_[i]->receive_flit(t, f)) {
       ++occupancy_[i];
       ++total_occupancy_;
       stats_.peak_occupancy[i] = std::max<uint64_t>(stats_.peak_occupancy[i], occupancy_[i]);
@@ -254,7 +254,7 @@ uint64_t SwitchCore::next_activity(uint64_t t) const {
   if (total_queued_ || va_requests_) return t + 1;
   uint64_t next = UINT64_MAX;
   for (int i = 0; i < n_; ++i) {
-    next = std::min(next, in_links_[i]->flits().next_due());
+    next = std::min(next, in_links_[i]->next_flit_due());
     next = std::min(next, out_links_[i]->credits().next_due());
     if (routing_flits_) next = std::min(next, routing_[i].next_due());
     if (egress_flits_) next = std::min(next, egress_[i].next_due());

@@ -71,8 +71,8 @@ bool AcceleratorEndpoints::quiescent(uint64_t t) const {
   for (int p = 0; p < n_; ++p) {
     const Port& port = ports_[p];
     if (!port.credit_out.empty() || port.rx_held != 0) return false;
-    if (!to_switch_[p]->flits().empty_after(t) || !to_switch_[p]->credits().empty_after(t)) return false;
-    if (!from_switch_[p]->flits().empty_after(t) || !from_switch_[p]->credits().empty_after(t)) return false;
+    if (!to_switch_[p]->flits_empty_after(t) || !to_switch_[p]->credits().empty_after(t)) return false;
+    if (!from_switch_[p]->flits_empty_after(t) || !from_switch_[p]->credits().empty_after(t)) return false;
   }
   return true;
 }

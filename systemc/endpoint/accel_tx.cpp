@@ -73,8 +73,7 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
 void AcceleratorEndpoints::transmit(int p, uint64_t t) {
   Port& port = ports_[p];
   if (port.tx_work == 0) return;
-  core::LinkPacer& pacer = to_switch_[p]->pacer();
-  if (!pacer.ready(t)) return;
+  if (!to_switch_[p]->tx_ready(t)) return;
   if (port.last_lane >= 0 && port.credits.can_take(port.last_lane)) {
     send_flit(p, port.last_lane, t);
     return;
@@ -133,7 +132,7 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   f.vc = static_cast<uint8_t>(lane);
   f.flags = static_cast<uint8_t>((L.sent == 0 ? core::Flit::kHead : 0) | (L.sent + 1 == b.flits ? core::Flit::kTail : 0));
   f.set_shared_credit(port.credits.take(lane));
-  to_switch_[p]->pacer().take(t);
+  to_switch_[p]->tx_take(t);
   to_switch_[p]->send_flit(t, f);
   ++result_.flits_sent;
   ++result_.ports[p].tx_flits;

@@ -116,7 +116,7 @@ void AcceleratorEndpoints::tick(uint64_t t) {
       if (c.cmds) port.cmd.give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
     }
     core::Flit f;
-    if (!from_switch_[p]->flits().empty() && from_switch_[p]->receive_flit(t, f)) receive(p, f, t);
+    if (!from_switch_[p]->flits_empty() && from_switch_[p]->receive_flit(t, f)) receive(p, f, t);
     if (!port.admit.empty()) admit(p, t);
     while (!port.pipeline.empty() && port.pipeline.front().first <= t) {
       const uint32_t h = port.pipeline.pop().second;
@@ -144,7 +144,7 @@ uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
     if (!port.pipeline.empty()) next = std::min(next, port.pipeline.front().first);
     next = std::min(next, port.next_arrival);
     next = std::min(next, to_switch_[p]->credits().next_due());
-    next = std::min(next, from_switch_[p]->flits().next_due());
+    next = std::min(next, from_switch_[p]->next_flit_due());
   }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
   if (phase_ == Phase::kMeasure) next = std::min(next, window_end_);

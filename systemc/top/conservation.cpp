@@ -23,13 +23,13 @@ std::vector<std::string> check_conservation(const Fabric& f) {
   for (int p = 0; p < n; ++p) {
     const core::Link& up = f.uplink(p);
     const core::Link& down = f.downlink(p);
-    const uint64_t a = f.endpoints().source_credits(p).total() + up.credits().count() + up.flits().count() +
+    const uint64_t a = f.endpoints().source_credits(p).total() + up.credits().count() + up.flits_in_flight() +
                        static_cast<uint64_t>(f.sw().occupancy(p));
     if (a != in_capacity) bad.push_back(link_msg("input", p, a, in_capacity, "credits + in flight + occupancy"));
-    const uint64_t b = f.sw().output_credits(p).total() + down.credits().count() + down.flits().count() +
+    const uint64_t b = f.sw().output_credits(p).total() + down.credits().count() + down.flits_in_flight() +
                        f.sw().egress_flits(p);
     if (b != out_capacity) bad.push_back(link_msg("output", p, b, out_capacity, "credits + in flight + pipeline"));
-    in_links += up.flits().count() + down.flits().count();
+    in_links += up.flits_in_flight() + down.flits_in_flight();
   }
   const traffic::RunResult& r = f.endpoints().result();
   const uint64_t accounted = r.flits_delivered + f.endpoints().backlog_flits() + in_links + f.sw().flits_inside();

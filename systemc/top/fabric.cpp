@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "top/conservation.h"
+#include "top/link_layers.h"
 
 namespace upswitch::top {
 
@@ -27,6 +28,7 @@ Fabric::Fabric(const config::Config& cfg) : cfg_(cfg) {
   for (int p = 0; p < n; ++p) {
     up_.push_back(std::make_unique<core::Link>(lat, cred, rate));
     down_.push_back(std::make_unique<core::Link>(lat, cred, rate));
+    attach_link_layers(cfg, p, *up_.back(), *down_.back());
   }
   switch_ = std::make_unique<core::SwitchCore>(cfg.sw, cfg.endpoint_rx);
   std::vector<int> route(n);

@@ -9,6 +9,7 @@
 #include "config/param_table.h"
 #include "stats/registry.h"
 #include "top/fabric.h"
+#include "top/link_layers.h"
 #include "version.h"
 
 namespace upswitch::top {
@@ -73,6 +74,8 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   reg.counter("endpoints.flits_delivered", &r.flits_delivered, "flits", "whole run");
   reg.counter("endpoints.measured_packets", &r.measured_packets, "packets", "created in the window");
   reg.histogram("endpoints.packet_latency", &r.packet_latency, "cycles", "creation to tail delivery");
+  const FabricDl dl = collect_dl(f, n);
+  register_dl_stats(reg, c, dl);
   reg.histogram("endpoints.network_latency", &r.network_latency, "cycles", "head injection to tail delivery");
 
   nlohmann::json j;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "top/conservation.h"
+#include "top/link_layers.h"
 
 namespace upswitch::top {
 
@@ -37,6 +38,7 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
     const double r = unit ? 1.0 : rate;
     up_.push_back(std::make_unique<core::Link>(l, c, r));
     down_.push_back(std::make_unique<core::Link>(l, c, r));
+    if (!unit) attach_link_layers(cfg_, p, *up_.back(), *down_.back());
   }
   core::SwitchParams sp = cfg_.sw;
   sp.ports = n + units;
@@ -116,17 +118,17 @@ std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
   for (int p = 0; p < n; ++p) {
     const core::Link& up = f.uplink(p);
     const core::Link& down = f.downlink(p);
-    const uint64_t a = e.source_credits(p).total() + up.credits().count() + up.flits().count() +
+    const uint64_t a = e.source_credits(p).total() + up.credits().count() + up.flits_in_flight() +
                        static_cast<uint64_t>(f.sw().occupancy(p));
     if (a != in_capacity) bad.push_back(link_msg("input", p, a, in_capacity, "credits + in flight + occupancy"));
     const uint64_t out_capacity =
         out_reserved + static_cast<uint64_t>(p < e.accelerators() ? cfg.endpoint_rx.shared_flits
                                                                    : cfg.accel.reduce.rx_shared_flits);
-    const uint64_t b = f.sw().output_credits(p).total() + down.credits().count() + down.flits().count() +
+    const uint64_t b = f.sw().output_credits(p).total() + down.credits().count() + down.flits_in_flight() +
                        f.sw().egress_flits(p) + e.rx_held(p);
     if (b != out_capacity)
       bad.push_back(link_msg("output", p, b, out_capacity, "credits + in flight + pipeline + endpoint receive buffer"));
-    in_links += up.flits().count() + down.flits().count();
+    in_links += up.flits_in_flight() + down.flits_in_flight();
   }
   const endpoint::TxnResult& r = e.result();
   const uint64_t accounted = r.flits_received + in_links + f.sw().flits_inside();

@@ -5,6 +5,7 @@
 
 #include "config/param_table.h"
 #include "stats/registry.h"
+#include "top/link_layers.h"
 #include "top/txn_fabric.h"
 #include "version.h"
 
@@ -53,6 +54,8 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
   reg.counter("accel.requests_rejected", &r.requests_rejected, "requests", "answered by the initiator (format, no window)");
   reg.counter("accel.flits_sent", &r.flits_sent, "flits", "whole run, both classes");
 
+  const FabricDl dl = collect_dl(f, f.endpoints().accelerators());
+  register_dl_stats(reg, c, dl);
   nlohmann::json ops = nlohmann::json::object();
   for (int o = 0; o < tl::kOpcodes; ++o) {
     const endpoint::OpResult& op = r.ops[static_cast<size_t>(o)];

@@ -50,7 +50,7 @@ void Side::step(uint64_t t) {
   for (int p = 0; p < n_; ++p) {
     in_[p] = PortWords{};
     core::Flit f;
-    if (!up_[p]->flits().empty() && up_[p]->receive_flit(t, f)) {
+    if (!up_[p]->flits_empty() && up_[p]->receive_flit(t, f)) {
       FlitWord w;
       w.valid = true;
       w.head = f.head();
