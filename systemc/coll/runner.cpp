@@ -25,6 +25,8 @@ int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start, const Orde
   endpoint::AcceleratorEndpoints& e = f_.endpoints();
   const std::string bad = check_spec(spec, e.accelerators());
   if (!bad.empty()) throw std::invalid_argument("collective: " + bad);
+  const std::string split = f_.config().faults.pod_split(spec.ranks);
+  if (!split.empty()) throw std::invalid_argument("collective: " + split);
   if (start < f_.now()) throw std::invalid_argument("collective: start cycle already simulated");
   const auto id = static_cast<int>(runs_.size());
   for (int a : order.after)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dl_params.h"
+#include "core/fault_params.h"
 #include "core/switch_params.h"
 #include "endpoint/accel_params.h"
 #include "traffic/traffic_params.h"
@@ -49,6 +50,11 @@ struct Config {
   endpoint::TxnWorkload txn;          // txn.*
   std::string txn_mix_text, txn_sizes_text;  // txn.mix, txn.sizes as written
   traffic::WorkloadParams workload;  // workload.*, moe.*, tp.* (`upswitch workload`)
+  // partition.pods, faults.port_down (in cycles; as written in port_down_text) and
+  // endpoint.completion_timeout_ns (-> accel.completion_timeout_cycles): fault_params.cpp.
+  core::FaultParams faults;
+  std::string port_down_text;
+  double completion_timeout_ns = 0;
   uint64_t check_interval_cycles = 0;
   std::string preset;  // the preset the run started from ("" = built-in defaults)
 };

@@ -14,6 +14,8 @@
 namespace upswitch::config {
 // workload_params.cpp: the workload.*, moe.* and tp.* keys.
 void add_workload_params(std::vector<ParamSpec>& t);
+// fault_params.cpp: partition.pods, faults.port_down, endpoint.completion_timeout_ns.
+void add_fault_params(std::vector<ParamSpec>& t);
 // dl_params.cpp: the link.dl.* and faults.link_* / faults.credit_loss keys.
 void add_dl_params(std::vector<ParamSpec>& t);
 }  // namespace upswitch::config

@@ -277,6 +277,7 @@ std::vector<ParamSpec> build_table() {
                         0, 0, int64_t{1} << 40, "cycles",
                         "Check credit and flit conservation every this many cycles (0 = only at the end); both kernels."));
   add_workload_params(t);
+  add_fault_params(t);
   add_dl_params(t);
   return t;
 }

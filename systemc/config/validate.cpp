@@ -3,6 +3,7 @@
 #include <array>
 #include <sstream>
 
+#include "config/fault_params.h"
 #include "config/link_faults.h"
 #include "config/param_table.h"
 #include "config/value_parse.h"
@@ -208,6 +209,7 @@ void validate(Config& c) {
   if (c.sw.queueing == core::Queueing::kFifo && c.sw.vcs > 1 && c.sw.vc_buffer_flits < 1)
     fail("switch.vc_buffer_flits must be at least 1");
   resolve_link_faults(c);
+  resolve_faults(c);
   c.sw.window_begin = c.measure.warmup_cycles;
   c.sw.window_end = c.measure.warmup_cycles + c.measure.measure_cycles;
 }

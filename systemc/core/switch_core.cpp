@@ -196,7 +196,7 @@ void SwitchCore::tick(uint64_t t) {
       ++total_occupancy_;
       stats_.peak_occupancy[i] = std::max<uint64_t>(stats_.peak_occupancy[i], occupancy_[i]);
       if (p_.routing_cycles == 0) {
-        enqueue(i, f);
+        route_in(i, f, t);
       } else {
         routing_[i].push(t, f);
         ++routing_flits_;
@@ -204,7 +204,7 @@ void SwitchCore::tick(uint64_t t) {
     }
     if (routing_flits_ && routing_[i].pop(t, f)) {
       --routing_flits_;
-      enqueue(i, f);
+      route_in(i, f, t);
     }
   }
   // 4-8. Allocation and crossbar.
@@ -218,6 +218,7 @@ void SwitchCore::tick(uint64_t t) {
         if (match_[i] < 0) continue;
         if (in_window) ++stats_.xbar_flits[match_[i]];
         commit(i, match_[i], t);
+        if (filtering_) credit_sent_at_[static_cast<size_t>(i)] = t;
         match_[i] = -1;
       }
     }
@@ -234,6 +235,7 @@ void SwitchCore::tick(uint64_t t) {
                               std::to_string(t) + ")",
                           dump_state(t));
   }
+  if (discard_pending_) send_discard_credits(t);
   // Output pipeline: flits whose allocation + crossbar + egress stages end now leave.
   if (egress_flits_) {
     for (int o = 0; o < n_; ++o) {
@@ -251,7 +253,7 @@ void SwitchCore::tick(uint64_t t) {
 }
 
 uint64_t SwitchCore::next_activity(uint64_t t) const {
-  if (total_queued_ || va_requests_) return t + 1;
+  if (total_queued_ || va_requests_ || discard_pending_) return t + 1;
   uint64_t next = UINT64_MAX;
   for (int i = 0; i < n_; ++i) {
     next = std::min(next, in_links_[i]->next_flit_due());

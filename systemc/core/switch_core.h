@@ -15,7 +15,9 @@
 #include "core/credit_pool.h"
 #include "core/deadlock_error.h"
 #include "core/delay_line.h"
+#include "core/fault_params.h"
 #include "core/link.h"
+#include "core/reject_line.h"
 #include "core/slot_queues.h"
 #include "core/switch_params.h"
 #include "core/switch_stats.h"
@@ -55,6 +57,15 @@ class SwitchCore {
   // Fault hook for checker tests: the next credit input `port` would return is lost.
   void debug_drop_next_credit(int port) { drop_credit_[port] = 1; }
 
+  // Partitions and port faults (switch_faults.cpp, doc/reliability.md), before the first tick:
+  // packets the switch does not forward are consumed at their input and reported on `port`'s
+  // reject line (transactions; without a line a rejected packet is dropped silently).
+  void set_faults(const FaultParams& f);
+  void connect_rejects(int port, RejectLine* line) {
+    if (rejects_.empty()) rejects_.assign(static_cast<size_t>(n_), nullptr);
+    rejects_.at(static_cast<size_t>(port)) = line;
+  }
+
  private:
   int queue_of(const Flit& f) const;
   void enqueue(int input, const Flit& f);
@@ -74,6 +85,14 @@ class SwitchCore {
   }
   void filter_cmd_requests(int input, uint64_t* row, uint64_t* stall);
   void update_cmd_low(int output);
+  // Step 3: a flit leaving the routing stage joins its queue unless its packet is not forwarded.
+  void route_in(int input, const Flit& f, uint64_t t) {
+    if (!filtering_ || !discard(input, f, t)) enqueue(input, f);
+  }
+  // switch_faults.cpp
+  uint8_t classify(int input, const Flit& head, uint64_t t) const;
+  bool discard(int input, const Flit& f, uint64_t t);
+  void send_discard_credits(uint64_t t);
 
   SwitchParams p_;
   int n_, v_, words_;
@@ -128,6 +147,19 @@ class SwitchCore {
   SwitchStats stats_;
   uint64_t accounted_until_ = 0;  // window accounting has covered cycles < this
   uint64_t last_grant_ = 0;
+
+  // Partitions and port faults: per input lane (i*V+lane), the verdict on the packet in
+  // progress (Reject::Reason, 0 = forwarded); per input, the credits of discarded flits waiting
+  // for a cycle in which the input returns no other credit (a link carries one per cycle), as a
+  // ring of buffer_flits() entries (a waiting credit holds its buffer slot).
+  FaultParams faults_;
+  bool filtering_ = false;
+  std::vector<RejectLine*> rejects_;
+  std::vector<uint8_t> verdict_;
+  std::vector<Credit> discard_ring_;
+  std::vector<uint32_t> discard_head_, discard_count_;
+  std::vector<uint64_t> credit_sent_at_;  // per input: last cycle a granted flit's credit went back
+  uint64_t discard_pending_ = 0;
 };
 
 }  // namespace upswitch::core

@@ -14,12 +14,20 @@ struct SwitchStats {
   uint64_t window_cycles = 0;                   // cycles of the window seen so far
   uint64_t grants = 0;                          // whole run
   uint64_t allocation_rounds = 0;               // cycles in which the allocator ran
+  // Partitions and port faults (doc/reliability.md), per input port, whole run.
+  std::vector<uint64_t> protection_violations;  // request messages rejected: target in another pod
+  std::vector<uint64_t> target_aborts;          // request messages rejected: target port down
+  std::vector<uint64_t> dropped_packets;        // packets dropped: from a down port, or responses to one
+  uint64_t flits_discarded = 0;                 // flits of rejected or dropped packets, freed at their input
 
   void resize(int ports) {
     occupancy_flit_cycles.assign(ports, 0);
     peak_occupancy.assign(ports, 0);
     xbar_flits.assign(ports, 0);
     credit_stall_cycles.assign(ports, 0);
+    protection_violations.assign(ports, 0);
+    target_aborts.assign(ports, 0);
+    dropped_packets.assign(ports, 0);
   }
 };
 

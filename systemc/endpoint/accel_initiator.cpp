@@ -127,6 +127,7 @@ void AcceleratorEndpoints::issue(int p, uint64_t t) {
   m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : (addr >> 8) % static_cast<uint64_t>(v_));
   m.compressed = ap_.compression && tl::compressible(m) && port.cache.access(addr);
   enqueue(p, lane_of(0, m.vc), h);
+  if (ap_.completion_timeout_cycles) port.timer.arm(tag, t + ap_.completion_timeout_cycles);
 }
 
 // The request's bytes: enables, write data or atomic operands, CAS compare values.
@@ -160,35 +161,30 @@ void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint
   }
 }
 
-// A response reached its initiator (or a request was answered locally): its data goes to the
-// transfer's buffer, its tag and message are freed, and the transfer may be complete.
+// A response reached its initiator (or a request was answered locally or by the switch): its data
+// goes to the transfer's buffer, its tag and message are freed, and the transfer may be
+// complete. A response to a request its completion timeout answered already is late: dropped and
+// counted (accel_faults.cpp).
 void AcceleratorEndpoints::complete_request(int p, uint32_t h, uint64_t t) {
   if (p >= nacc_) {  // an engine unit's member request
     engine_gathered(p, h, t);
     return;
   }
   Port& port = ports_[p];
-  tl::Message& m = msgs_[h];
-  if (port.tag_msg[m.tag] != h) throw TxnIntegrityError("response for tag " + std::to_string(m.tag) + " at initiator " +
-                                                     std::to_string(p) + " that has no such request in flight");
-  Transfer& tr = transfers_[m.transfer];
-  if (tr.status == tl::Status::kOkay) tr.status = m.status;
-  if (m.status == tl::Status::kOkay && tl::returns_data(m.op)) {
-    if (tr.req.local_dst != TransferRequest::kNoOffset)
-      port.memory.write(tr.req.local_dst + (m.addr - tr.req.addr), m.data.data(), m.len);
-    else if (tr.req.result)
-      std::memcpy(tr.req.result + (m.addr - tr.req.addr), m.data.data(), m.len);
+  const tl::Message& m = msgs_[h];
+  const uint16_t tag = m.tag;
+  if (port.tag_msg[tag] != h) throw TxnIntegrityError("response for tag " + std::to_string(tag) + " at initiator " +
+                                                   std::to_string(p) + " that has no such request in flight");
+  if (port.tag_flags[tag] & kTagTimedOut) {
+    ++result_.late_responses;
+    --timed_out_total_;
+    free_tag(p, tag);
+    return;
   }
-  if (observer_) observer_->answered(p, m);
-  ++result_.statuses[static_cast<size_t>(m.status)];
-  ++result_.requests_answered;
-  if (in_window(t)) result_.ports[p].completed_bytes += m.len;
-  last_progress_ = t;
-  port.tag_msg[m.tag] = tl::kNoMessage;
-  port.free_tags.push_back(m.tag);
-  const uint32_t th = m.transfer;
-  msgs_.release(h);
-  if (--tr.outstanding == 0 && tr.all_issued) finish_transfer(th, t);
+  port.timer.disarm(tag);
+  const uint32_t th = record_answer(p, m, m.status, t);
+  free_tag(p, tag);
+  answer_done(th, t);
 }
 
 void AcceleratorEndpoints::finish_transfer(uint32_t th, uint64_t t) {

@@ -38,6 +38,9 @@ struct AccelParams {
   int max_messages_per_packet = 0;
   bool strict_order = false;
   ReduceParams reduce;
+  // endpoint.completion_timeout_ns in core cycles: a request unanswered this long after it was
+  // issued completes with completion_timeout; 0 = off (doc/reliability.md).
+  uint64_t completion_timeout_cycles = 0;
 };
 
 // Synthetic transaction traffic (used when traffic.kind = transactions).

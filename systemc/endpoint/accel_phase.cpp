@@ -67,7 +67,7 @@ void AcceleratorEndpoints::advance_phase(uint64_t t) {
 // complete and every credit on its way home has arrived (DelayLine::empty_after, so the answer
 // does not depend on whether the switch ticks before or after the endpoints).
 bool AcceleratorEndpoints::quiescent(uint64_t t) const {
-  if (transfers_in_flight_ != 0) return false;
+  if (transfers_in_flight_ != 0 || timed_out_total_ != 0) return false;  // (late responses still due)
   for (int p = 0; p < n_; ++p) {
     const Port& port = ports_[p];
     if (!port.credit_out.empty() || port.rx_held != 0) return false;

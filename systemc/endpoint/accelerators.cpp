@@ -44,6 +44,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
   lane_capacity_[0] = lanes.reserved + lanes.shared / 2 + lanes.shared % 2;
   lane_capacity_[1] = lanes.reserved + lanes.shared / 2;
   rx_lane_flits_ = lanes.rx_lane_flits;
+  faults_on_ = ap.completion_timeout_cycles > 0;  // (connect_rejects() turns it on too)
   for (int cls = 0; cls < 2; ++cls) {
     // A packet's messages must fit the command credits of one lane at the switch input (reserved
     // + its class's shared pool) and, for requests, the receiver's reserved ones (held there).
@@ -58,6 +59,8 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     port.free_tags.reserve(static_cast<size_t>(ap.max_outstanding));
     for (int tag = ap.max_outstanding - 1; tag >= 0; --tag) port.free_tags.push_back(static_cast<uint16_t>(tag));
     port.tag_msg.assign(static_cast<size_t>(ap.max_outstanding), tl::kNoMessage);
+    port.tag_flags.assign(static_cast<size_t>(ap.max_outstanding), 0);
+    port.timer.reset(ap.max_outstanding);
     port.cache = tl::AddressCache(ap.compression ? ap.address_cache_entries : 0);
     port.credits.reset(2 * v_, static_cast<uint32_t>(lanes.reserved), static_cast<uint32_t>(lanes.shared), 2);
     port.cmd.reset(2 * v_, static_cast<uint32_t>(lanes.cmd_reserved), static_cast<uint32_t>(lanes.cmd_shared), 2);
@@ -117,6 +120,7 @@ void AcceleratorEndpoints::tick(uint64_t t) {
     }
     core::Flit f;
     if (!from_switch_[p]->flits_empty() && from_switch_[p]->receive_flit(t, f)) receive(p, f, t);
+    if (faults_on_) faults_tick(p, t);
     if (!port.admit.empty()) admit(p, t);
     while (!port.pipeline.empty() && port.pipeline.front().first <= t) {
       const uint32_t h = port.pipeline.pop().second;
@@ -145,6 +149,7 @@ uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
     next = std::min(next, port.next_arrival);
     next = std::min(next, to_switch_[p]->credits().next_due());
     next = std::min(next, from_switch_[p]->next_flit_due());
+    if (faults_on_) next = std::min(next, faults_next(p));
   }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
   if (phase_ == Phase::kMeasure) next = std::min(next, window_end_);
@@ -154,7 +159,7 @@ uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
 uint64_t AcceleratorEndpoints::tags_in_use() const {
   uint64_t n = 0;
   for (const Port& port : ports_) n += static_cast<uint64_t>(ap_.max_outstanding) - port.free_tags.size();
-  return n;
+  return n - timed_out_total_;  // timed-out requests are answered (their tags wait for a late response)
 }
 
 uint64_t AcceleratorEndpoints::flits_waiting() const {

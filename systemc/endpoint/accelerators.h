@@ -16,8 +16,10 @@
 #include "core/credit_pool.h"
 #include "core/deadlock_error.h"
 #include "core/link.h"
+#include "core/reject_line.h"
 #include "endpoint/accel_params.h"
 #include "endpoint/handle_ring.h"
+#include "endpoint/tag_timer.h"
 #include "endpoint/transfer.h"
 #include "endpoint/txn_result.h"
 #include "tl/address_cache.h"
@@ -108,6 +110,15 @@ class AcceleratorEndpoints {
   // Requests the reduction engine has sent to group members and not yet had answered.
   uint64_t member_requests_in_flight() const { return member_in_flight_; }
   int ports() const { return n_; }  // accelerators and engine units
+
+  // Partitions, port faults, completion timeouts (accel_faults.cpp, doc/reliability.md). The
+  // switch's records of packets it did not forward arrive on `port`'s reject line; `pods` (empty:
+  // one pod) confines the reduction engine's multicast operations to the requester's pod.
+  void connect_rejects(int port, core::RejectLine* line);
+  core::RejectLine* reject_line(int port) const { return rejects_.empty() ? nullptr : rejects_[static_cast<size_t>(port)]; }
+  void set_pods(std::vector<int> pods) { pods_ = std::move(pods); }
+  // Requests answered by their completion timeout whose late response may still come back.
+  uint64_t tags_timed_out() const { return timed_out_total_; }
   int lanes() const { return 2 * v_; }
   std::string dump_state(uint64_t t) const;
 
@@ -138,6 +149,8 @@ class AcceleratorEndpoints {
     uint64_t next_issue = 0;
     std::vector<uint16_t> free_tags;
     std::vector<uint32_t> tag_msg;  // tag -> request message in flight
+    std::vector<uint8_t> tag_flags;  // tag -> kTagTimedOut, kTagLost (accel_faults.cpp)
+    TagTimer timer;                  // completion-timeout deadlines of the tags in flight
     tl::AddressCache cache;
     core::CreditPool credits;
     core::CreditPool cmd;  // command credits toward the switch input
@@ -188,6 +201,20 @@ class AcceleratorEndpoints {
   void transmit(int p, uint64_t t);
   bool form_bundle(int p, int lane, uint64_t t);
   void send_flit(int p, int lane, uint64_t t);
+  // accel_faults.cpp
+  enum TagFlags : uint8_t {
+    kTagTimedOut = 1,  // answered by its timeout; tag and message wait for the late response
+    kTagLost = 2,      // the switch dropped its request or response: nothing will come back
+  };
+  uint32_t record_answer(int p, const tl::Message& m, tl::Status st, uint64_t t);
+  void answer_done(uint32_t transfer, uint64_t t);
+  void free_tag(int p, uint16_t tag);
+  void faults_tick(int p, uint64_t t);
+  uint64_t faults_next(int p) const;
+  void expire(int p, uint64_t t);
+  void on_reject(int p, const core::Reject& r, uint64_t t);
+  void lose(int p, uint32_t h);
+  bool spans_pods(int requester, int group) const;
   // reduce_engine.cpp
   void engine_accept(int p, uint32_t h, uint64_t t);
   void engine_gathered(int p, uint32_t h, uint64_t t);
@@ -235,6 +262,10 @@ class AcceleratorEndpoints {
   uint64_t transfers_in_flight_ = 0, measured_outstanding_ = 0, backlog_total_ = 0;
   uint64_t window_begin_ = 0, window_end_ = 0;
   uint64_t member_in_flight_ = 0;
+  std::vector<core::RejectLine*> rejects_;  // per port; empty = none connected
+  std::vector<int> pods_;
+  bool faults_on_ = false;  // reject lines connected or completion timeouts on
+  uint64_t timed_out_total_ = 0;
   Phase phase_;
   bool stop_requested_ = false;
   TxnObserver* observer_ = nullptr;

@@ -51,6 +51,8 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
     tl::Status st = tl::Status::kOkay;
     if (g < 0 || groups_[static_cast<size_t>(g)].empty())
       st = tl::Status::kDecodeError;  // no such group
+    else if (spans_pods(m.src, g))
+      st = tl::Status::kProtectionViolation;  // a member outside the requester's pod (partition.pods)
     else if (tl::is_atomic(m.op))
       st = tl::Status::kUnsupported;  // the engine replicates stores and reductions, not atomics
     else if ((m.op == tl::Opcode::kRead || m.op == tl::Opcode::kReduce) && !tl::red_supported(m.rtype, m.rop))

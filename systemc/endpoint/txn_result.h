@@ -55,6 +55,9 @@ struct TxnResult {
   // Link traffic by message class (0 = requests, 1 = responses), counted over the window.
   std::array<uint64_t, 2> window_flits{}, window_messages{}, window_packets{}, window_payload{};
   uint64_t flits_sent = 0, flits_received = 0;  // whole run, for conservation
+  // Responses (or switch rejects) that came back after their request's completion timeout had
+  // answered it: dropped, never delivered twice (doc/reliability.md).
+  uint64_t late_responses = 0;
   ReduceResult reduce;
 };
 

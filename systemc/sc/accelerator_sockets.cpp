@@ -30,6 +30,9 @@ tlm::tlm_response_status to_tlm_response(tl::Status s) {
     case tl::Status::kMisaligned: return tlm::TLM_GENERIC_ERROR_RESPONSE;
     case tl::Status::kBadLength: return tlm::TLM_BURST_ERROR_RESPONSE;
     case tl::Status::kBadByteEnable: return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+    case tl::Status::kProtectionViolation: return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    case tl::Status::kTargetAbort: return tlm::TLM_GENERIC_ERROR_RESPONSE;
+    case tl::Status::kCompletionTimeout: return tlm::TLM_GENERIC_ERROR_RESPONSE;
   }
   return tlm::TLM_GENERIC_ERROR_RESPONSE;
 }

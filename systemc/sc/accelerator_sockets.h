@@ -24,7 +24,9 @@
 //
 // Response status: okay -> TLM_OK_RESPONSE, decode_error -> TLM_ADDRESS_ERROR_RESPONSE,
 // unsupported -> TLM_COMMAND_ERROR_RESPONSE, misaligned -> TLM_GENERIC_ERROR_RESPONSE,
-// bad_length -> TLM_BURST_ERROR_RESPONSE, bad_byte_enable -> TLM_BYTE_ENABLE_ERROR_RESPONSE.
+// bad_length -> TLM_BURST_ERROR_RESPONSE, bad_byte_enable -> TLM_BYTE_ENABLE_ERROR_RESPONSE,
+// protection_violation -> TLM_ADDRESS_ERROR_RESPONSE, target_abort and completion_timeout ->
+// TLM_GENERIC_ERROR_RESPONSE.
 // Payloads the switch cannot carry at all are answered at once, with no time passing: streaming
 // width below the data length (TLM_BURST_ERROR_RESPONSE), no data array or zero length
 // (TLM_GENERIC_ERROR_RESPONSE). TLM_IGNORE_COMMAND without the extension is answered at once too:

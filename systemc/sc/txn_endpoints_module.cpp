@@ -13,6 +13,7 @@ void TxnEndpointsModule::bind(int port, core::Link& to_switch, core::Link& from_
   eps_.connect(port, &to_switch, &from_switch);
   to_switch.set_credit_listener(this);
   from_switch.set_flit_listener(this);
+  if (core::RejectLine* r = eps_.reject_line(port)) r->set_listener(this);  // the switch's error answers
 }
 
 uint64_t TxnEndpointsModule::submit(int port, const endpoint::TransferRequest& r, uint64_t cycle) {

@@ -8,8 +8,9 @@ namespace {
 const char* const kOpcodeNames[kOpcodes] = {"read", "write", "writefull", "atomic_r", "atomic_nr", "reduce"};
 const char* const kAtomicNames[kAtomicOps] = {"add",  "and",  "or",   "xor", "min_s", "max_s",
                                               "min_u", "max_u", "swap", "cas", "fadd"};
-const char* const kStatusNames[kStatuses] = {"okay",       "decode_error", "unsupported",
-                                             "misaligned", "bad_length",   "bad_byte_enable"};
+const char* const kStatusNames[kStatuses] = {"okay",         "decode_error",         "unsupported",
+                                             "misaligned",   "bad_length",           "bad_byte_enable",
+                                             "target_abort", "protection_violation", "completion_timeout"};
 
 }  // namespace
 

@@ -37,8 +37,12 @@ enum class Status : uint8_t {
   kMisaligned,    // address not aligned to a doubleword (or to the atomic element size)
   kBadLength,     // length not 4..256 B in doublewords, or crossing a 256 B boundary
   kBadByteEnable, // WriteFull without all bytes enabled, or not 64 B aligned / sized
+  // Faults and isolation (doc/reliability.md):
+  kTargetAbort,          // the switch port of the target is down (faults.port_down)
+  kProtectionViolation,  // requester and target are in different virtual pods (partition.pods)
+  kCompletionTimeout,    // no response within endpoint.completion_timeout_ns (given by the requester)
 };
-constexpr int kStatuses = 6;
+constexpr int kStatuses = 9;
 
 const char* opcode_name(Opcode op);
 const char* atomic_op_name(AtomicOp op);

@@ -65,6 +65,12 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   for (int n : opt.group_sizes)
     if (n < 1 || n > cfg.sw.ports)
       fail("--ranks " + std::to_string(n) + ": expected 1 .. switch.ports (" + std::to_string(cfg.sw.ports) + ")");
+  for (int n : opt.group_sizes) {  // a group is ranks 0 .. n-1
+    std::vector<int> ranks(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r) ranks[static_cast<size_t>(r)] = r;
+    const std::string split = cfg.faults.pod_split(ranks);
+    if (!split.empty()) fail("--ranks " + std::to_string(n) + ": " + split);
+  }
   if (opt.root < 0)
     fail("--root " + std::to_string(opt.root) + ": expected a rank index >= 0");
   for (int n : opt.group_sizes)

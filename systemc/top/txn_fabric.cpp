@@ -56,6 +56,17 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
     switch_->connect(p, up_[p].get(), down_[p].get());
     endpoints_->connect(p, up_[p].get(), down_[p].get());
   }
+  // Partitions and port faults (doc/reliability.md): the switch reports the packets it does not
+  // forward on one reject line per port, answered after its output pipeline and the port's downlink.
+  switch_->set_faults(cfg_.faults);
+  if (cfg_.faults.partitioned()) endpoints_->set_pods(cfg_.faults.pods);
+  if (cfg_.faults.any())
+    for (int p = 0; p < n + units; ++p) {
+      rejects_.push_back(std::make_unique<core::RejectLine>(static_cast<uint32_t>(sp.output_pipeline_cycles()) +
+                                                            down_[p]->latency()));
+      switch_->connect_rejects(p, rejects_.back().get());
+      endpoints_->connect_rejects(p, rejects_.back().get());
+    }
 }
 
 void TxnFabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
@@ -131,16 +142,17 @@ std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
     in_links += up.flits_in_flight() + down.flits_in_flight();
   }
   const endpoint::TxnResult& r = e.result();
-  const uint64_t accounted = r.flits_received + in_links + f.sw().flits_inside();
+  const uint64_t accounted = r.flits_received + in_links + f.sw().flits_inside() + f.sw().stats().flits_discarded;
   if (accounted != r.flits_sent)
-    bad.push_back("flits: sent " + std::to_string(r.flits_sent) + " != received + in flight " + std::to_string(accounted));
+    bad.push_back("flits: sent " + std::to_string(r.flits_sent) + " != received + in flight + discarded " +
+                  std::to_string(accounted));
   if (r.requests_issued != r.requests_answered + e.tags_in_use())
     bad.push_back("requests: issued " + std::to_string(r.requests_issued) + " != answered " +
                   std::to_string(r.requests_answered) + " + outstanding " + std::to_string(e.tags_in_use()));
-  if (e.messages_in_use() != e.tags_in_use() + e.member_requests_in_flight())
+  if (e.messages_in_use() != e.tags_in_use() + e.tags_timed_out() + e.member_requests_in_flight())
     bad.push_back("messages: " + std::to_string(e.messages_in_use()) + " alive for " + std::to_string(e.tags_in_use()) +
-                  " outstanding requests and " + std::to_string(e.member_requests_in_flight()) +
-                  " reduction-engine member requests");
+                  " outstanding requests, " + std::to_string(e.tags_timed_out()) + " timed-out ones and " +
+                  std::to_string(e.member_requests_in_flight()) + " reduction-engine member requests");
   return bad;
 }
 
@@ -167,6 +179,8 @@ std::vector<std::string> check_txn_drained(const TxnFabric& f) {
   }
   if (e.transfers_in_flight() != 0) bad.push_back(std::to_string(e.transfers_in_flight()) + " transfers still in flight");
   if (e.tags_in_use() != 0) bad.push_back(std::to_string(e.tags_in_use()) + " requests still unanswered");
+  if (e.tags_timed_out() != 0)
+    bad.push_back(std::to_string(e.tags_timed_out()) + " timed-out requests whose late response is still due");
   if (e.member_requests_in_flight() != 0)
     bad.push_back(std::to_string(e.member_requests_in_flight()) + " reduction-engine member requests still unanswered");
   return bad;

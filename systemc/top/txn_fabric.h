@@ -13,6 +13,7 @@
 
 #include "config/config.h"
 #include "core/link.h"
+#include "core/reject_line.h"
 #include "core/switch_core.h"
 #include "endpoint/accelerators.h"
 
@@ -54,6 +55,7 @@ class TxnFabric {
  private:
   config::Config cfg_;
   std::vector<std::unique_ptr<core::Link>> up_, down_;
+  std::vector<std::unique_ptr<core::RejectLine>> rejects_;  // per port, with partitions or port faults
   std::unique_ptr<core::SwitchCore> switch_;
   std::unique_ptr<endpoint::AcceleratorEndpoints> endpoints_;
   uint64_t now_ = 0;

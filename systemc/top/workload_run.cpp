@@ -87,12 +87,20 @@ void check_workload(const config::Config& cfg) {
     if (!bad.empty()) throw config::ConfigError(bad);
     if (cfg.workload.moe.gating == traffic::Gating::kFile)
       (void)traffic::read_assignment(resolved_moe(cfg), cfg.workload.moe.assignment_file);
+    std::vector<int> ranks(static_cast<size_t>(resolved_moe(cfg).ranks));
+    for (size_t r = 0; r < ranks.size(); ++r) ranks[r] = static_cast<int>(r);
+    const std::string split = cfg.faults.pod_split(ranks);  // the all-to-alls would cross pods
+    if (!split.empty()) throw config::ConfigError("moe.ranks: " + split);
   }
   if (runs_tp(cfg)) {
     const std::string bad = traffic::check_tp(cfg.workload.tp, acc);
     if (!bad.empty()) throw config::ConfigError(bad);
     if (static_cast<coll::Algorithm>(cfg.workload.tp.algo) == coll::Algorithm::kSwitch && !cfg.accel.reduce.enable)
       throw config::ConfigError("tp.algo = switch: needs the reduction engine (reduce.enable = true)");
+    for (int g = 0; g < traffic::tp_group_count(cfg.workload.tp, acc); ++g) {
+      const std::string split = cfg.faults.pod_split(traffic::tp_group_ranks(cfg.workload.tp, acc, g));
+      if (!split.empty()) throw config::ConfigError("tp group " + std::to_string(g) + ": " + split);
+    }
   }
 }
 

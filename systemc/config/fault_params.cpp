@@ -1,0 +1,115 @@
+// The partition and port-fault keys (partition.*, faults.port_down, endpoint.completion_timeout_ns;
+// doc/reliability.md), declared once like every other key, and their checks.
+#include "config/fault_params.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "config/param_builders.h"
+#include "config/value_parse.h"
+
+namespace upswitch::config {
+
+void add_fault_params(std::vector<ParamSpec>& t) {
+  using namespace builders;  // NOLINT: the builders are this file's vocabulary
+  t.push_back(int_list_param(
+      "partition.pods", [](Config& c) -> std::vector<int>& { return c.faults.pods; }, "[]", 0, 1023,
+      "Transactions: the virtual pod (UALink vPod, facts 1.11) of each accelerator port, in port order; empty = "
+      "one pod of every port. The switch rejects a request to a port of another pod with protection_violation, "
+      "and the reduction engine a multicast operation whose group leaves the requester's pod."));
+  t.push_back(text_param(
+      "faults.port_down", [](Config& c) -> std::string& { return c.port_down_text; }, "",
+      "PORT@START_NS[-END_NS],... or ''",
+      "Transactions: switch ports taken down, each from START_NS to END_NS (or for good), ns rounded to core "
+      "cycles. Requests to a down port get target_abort from the switch; its traffic and the responses to it "
+      "are dropped. Needs endpoint.completion_timeout_ns."));
+  t.push_back(float_param(
+      "endpoint.completion_timeout_ns", [](Config& c) -> double& { return c.completion_timeout_ns; }, 0.0, 0.0, 1e9,
+      "ns",
+      "Transactions: a request unanswered this long after it was issued completes with completion_timeout (its "
+      "late response is dropped and counted); 0 = off."));
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& msg) { throw ConfigError(msg); }
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return "";
+  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
+}
+
+uint64_t to_cycles(double ns, double clock_ghz) { return static_cast<uint64_t>(std::llround(ns * clock_ghz)); }
+
+// faults.port_down: PORT@START_NS[-END_NS],... ('' = none).
+std::vector<core::PortDownWindow> parse_port_down(const std::string& text, int ports, double clock_ghz) {
+  std::vector<core::PortDownWindow> out;
+  if (trim(text).empty()) return out;
+  const std::string allowed = "PORT@START_NS[-END_NS],... with PORT 0 .. " + std::to_string(ports - 1) +
+                              " and 0 <= START_NS < END_NS (e.g. 5@2000-9000,7@100)";
+  auto bad = [&]() { fail("faults.port_down = '" + text + "': expected " + allowed); };
+  std::stringstream ss(text);
+  std::string item;
+  size_t items = 0;
+  while (std::getline(ss, item, ',')) {
+    ++items;
+    item = trim(item);
+    const size_t at = item.find('@');
+    if (at == std::string::npos) bad();
+    const std::string when = item.substr(at + 1);
+    const size_t dash = when.find('-');
+    core::PortDownWindow w;
+    try {
+      w.port = static_cast<int>(parse_int("faults.port_down", item.substr(0, at), 0, ports - 1));
+      const double start = parse_float("faults.port_down", when.substr(0, dash), 0.0, 1e12);
+      w.begin = to_cycles(start, clock_ghz);
+      if (dash != std::string::npos) {
+        const double end = parse_float("faults.port_down", when.substr(dash + 1), 0.0, 1e12);
+        if (end <= start) bad();
+        w.end = to_cycles(end, clock_ghz);
+        if (w.end <= w.begin) w.end = w.begin + 1;  // a window shorter than a cycle: one cycle
+      }
+    } catch (const ConfigError&) {
+      bad();
+    }
+    out.push_back(w);
+  }
+  if (items == 0 || text.back() == ',') bad();
+  return out;
+}
+
+}  // namespace
+
+void resolve_faults(Config& c) {
+  const int n = c.sw.ports;
+  core::FaultParams& f = c.faults;
+  if (!f.pods.empty() && static_cast<int>(f.pods.size()) != n) {
+    std::string list;
+    for (size_t k = 0; k < f.pods.size(); ++k) list += (k ? "," : "") + std::to_string(f.pods[k]);
+    fail("partition.pods = '" + list + "' has " + std::to_string(f.pods.size()) +
+         " entries: expected none (one pod) or one pod id 0 .. 1023 per port (switch.ports = " + std::to_string(n) +
+         ")");
+  }
+  f.port_down = parse_port_down(c.port_down_text, n, c.clock_ghz);
+  uint64_t timeout = 0;
+  if (c.completion_timeout_ns > 0) timeout = std::max<uint64_t>(1, to_cycles(c.completion_timeout_ns, c.clock_ghz));
+  c.accel.completion_timeout_cycles = timeout;
+  const bool transactions = c.kind == Config::TrafficKind::kTransactions;
+  if (!transactions) {
+    if (f.partitioned()) fail("partition.pods: applies to traffic.kind = transactions only (it is packets)");
+    if (!f.port_down.empty())
+      fail("faults.port_down = '" + c.port_down_text +
+           "': applies to traffic.kind = transactions only (it is packets)");
+    if (timeout)
+      fail("endpoint.completion_timeout_ns = " + format_float(c.completion_timeout_ns) +
+           ": applies to traffic.kind = transactions only (it is packets); expected 0");
+  }
+  if (!f.port_down.empty() && timeout == 0)
+    fail("faults.port_down = '" + c.port_down_text +
+         "' with endpoint.completion_timeout_ns = 0: expected a timeout > 0 (requests in flight to or from a down "
+         "port are never answered without one)");
+}
+
+}  // namespace upswitch::config

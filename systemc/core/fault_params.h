@@ -1,0 +1,53 @@
+// Partitions and port faults as the switch enforces them (doc/reliability.md): the virtual pod of
+// every accelerator port (UALink vPods, kept apart by routing entries in each switch, facts
+// §1.11), and the windows of cycles in which a switch port is down. Keys and defaults:
+// systemc/config/fault_params.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace upswitch::core {
+
+// Port `port` is down in cycles [begin, end).
+struct PortDownWindow {
+  int port = 0;
+  uint64_t begin = 0, end = UINT64_MAX;
+};
+
+struct FaultParams {
+  // partition.pods: pod id of accelerator port i; empty = every port in pod 0. Ports beyond the
+  // list (the reduction engine's units) belong to no pod: the engine checks its own requests.
+  std::vector<int> pods;
+  std::vector<PortDownWindow> port_down;  // faults.port_down, in cycles
+
+  bool partitioned() const {
+    for (int p : pods)
+      if (p != pods.front()) return true;
+    return false;
+  }
+  bool any() const { return partitioned() || !port_down.empty(); }
+  // Whether ports a and b may exchange requests: same pod, or either outside the table.
+  bool same_pod(int a, int b) const {
+    const auto n = static_cast<int>(pods.size());
+    return a >= n || b >= n || pods[static_cast<size_t>(a)] == pods[static_cast<size_t>(b)];
+  }
+  // "" when `ports` are all in one pod, else which two are not (a collective's ranks).
+  std::string pod_split(const std::vector<int>& ports) const {
+    for (int p : ports)
+      if (!ports.empty() && !same_pod(ports.front(), p))
+        return "ranks " + std::to_string(ports.front()) + " (pod " +
+               std::to_string(pods[static_cast<size_t>(ports.front())]) + ") and " + std::to_string(p) + " (pod " +
+               std::to_string(pods[static_cast<size_t>(p)]) +
+               ") are in different virtual pods (partition.pods); a collective runs inside one pod";
+    return "";
+  }
+  bool down(int port, uint64_t t) const {
+    for (const PortDownWindow& w : port_down)
+      if (w.port == port && t >= w.begin && t < w.end) return true;
+    return false;
+  }
+};
+
+}  // namespace upswitch::core

@@ -1,0 +1,86 @@
+// SwitchCore: partitions and port faults (doc/reliability.md). At the end of the routing stage a
+// head flit gets its packet's verdict from its (input port, output port) pair and the ports'
+// state; a packet that is not forwarded is consumed at its input flit by flit (each flit's buffer
+// slot freed and its credit returned upstream, in a cycle in which the input returns no granted
+// flit's credit), and its tail leaves a record on the input's reject line.
+#include "core/switch_core.h"
+
+namespace upswitch::core {
+
+void SwitchCore::set_faults(const FaultParams& f) {
+  faults_ = f;
+  filtering_ = f.any();
+  if (rejects_.empty()) rejects_.assign(static_cast<size_t>(n_), nullptr);
+  if (!filtering_) return;
+  const auto lanes = static_cast<size_t>(n_) * static_cast<size_t>(v_);
+  verdict_.assign(lanes, Reject::kForwarded);
+  discard_ring_.assign(static_cast<size_t>(n_) * static_cast<size_t>(p_.buffer_flits()), Credit{});
+  discard_head_.assign(static_cast<size_t>(n_), 0);
+  discard_count_.assign(static_cast<size_t>(n_), 0);
+  credit_sent_at_.assign(static_cast<size_t>(n_), UINT64_MAX);
+}
+
+// The verdict on a packet whose head leaves input `i`'s routing stage at `t`. Only requests are
+// checked against the partition: a response answers a request that was let through.
+uint8_t SwitchCore::classify(int i, const Flit& head, uint64_t t) const {
+  const int o = route_[head.dst];
+  const bool request = head.vc < p_.vcs;  // lanes [0, vcs) are the request class
+  if (faults_.down(i, t)) return Reject::kDropped;
+  if (faults_.down(o, t)) return request ? Reject::kTargetDown : Reject::kDropped;
+  if (request && !faults_.same_pod(i, o)) return Reject::kProtection;
+  return Reject::kForwarded;
+}
+
+// Returns true when `f` is consumed here instead of joining a queue.
+bool SwitchCore::discard(int i, const Flit& f, uint64_t t) {
+  uint8_t& state = verdict_[static_cast<size_t>(i * v_ + f.vc)];
+  if (f.head()) state = classify(i, f, t);
+  const uint8_t verdict = state;
+  if (f.tail()) state = Reject::kForwarded;
+  if (verdict == Reject::kForwarded) return false;
+
+  Credit up{f.vc, f.shared_credit()};
+  if (cmd_ && f.tail()) {  // the packet's command slots go back with its tail's credit, as in commit()
+    up.cmds = f.msgs;
+    up.cmd_shared = f.cmd_shared;
+  }
+  const auto cap = static_cast<uint32_t>(p_.buffer_flits());
+  uint32_t& count = discard_count_[static_cast<size_t>(i)];
+  if (count == cap) throw std::logic_error("SwitchCore: more discarded flits than input buffer slots");
+  uint32_t slot = discard_head_[static_cast<size_t>(i)] + count;
+  if (slot >= cap) slot -= cap;
+  discard_ring_[static_cast<size_t>(i) * cap + slot] = up;
+  ++count;
+  ++discard_pending_;
+
+  if (f.head()) {
+    if (verdict == Reject::kProtection) stats_.protection_violations[static_cast<size_t>(i)] += f.msgs;
+    if (verdict == Reject::kTargetDown) stats_.target_aborts[static_cast<size_t>(i)] += f.msgs;
+    if (verdict == Reject::kDropped) ++stats_.dropped_packets[static_cast<size_t>(i)];
+  }
+  RejectLine* line = rejects_[static_cast<size_t>(i)];
+  if (f.tail() && line) line->push(t, Reject{f.payload, verdict});
+  return true;
+}
+
+// One waiting credit per input whose link carried no credit of a granted flit this cycle.
+void SwitchCore::send_discard_credits(uint64_t t) {
+  const auto cap = static_cast<uint32_t>(p_.buffer_flits());
+  for (int i = 0; i < n_ && discard_pending_; ++i) {
+    const auto ii = static_cast<size_t>(i);
+    if (discard_count_[ii] == 0 || credit_sent_at_[ii] == t) continue;
+    const Credit c = discard_ring_[ii * cap + discard_head_[ii]];
+    if (++discard_head_[ii] == cap) discard_head_[ii] = 0;
+    --discard_count_[ii];
+    --discard_pending_;
+    --occupancy_[i];
+    --total_occupancy_;
+    ++stats_.flits_discarded;
+    if (drop_credit_[i])
+      drop_credit_[i] = 0;
+    else
+      in_links_[i]->send_credit(t, c);
+  }
+}
+
+}  // namespace upswitch::core

@@ -1,0 +1,147 @@
+// Faults at the accelerator endpoints (doc/reliability.md): answers the switch gives for the
+// request packets it rejected (protection violation, target port down), the bookkeeping of
+// packets it dropped, and the requesters' completion timeouts. A timed-out request counts as
+// answered; its tag and message stay reserved until its late response (or the switch's record of
+// its loss) comes back, so a tag is never reused while an answer for it may still arrive.
+#include <algorithm>
+#include <cstring>
+
+#include "endpoint/accelerators.h"
+
+namespace upswitch::endpoint {
+
+void AcceleratorEndpoints::connect_rejects(int port, core::RejectLine* line) {
+  if (rejects_.empty()) rejects_.assign(static_cast<size_t>(n_), nullptr);
+  rejects_.at(static_cast<size_t>(port)) = line;
+  faults_on_ = true;
+}
+
+// The answer to request m of initiator p with status `st`, as its transfer sees it: status, read
+// data, observer, counters. Returns the transfer, to be finished by answer_done() once the tag
+// and message are settled. The message itself is left alone (a timed-out request may still be in
+// the fabric).
+uint32_t AcceleratorEndpoints::record_answer(int p, const tl::Message& m, tl::Status st, uint64_t t) {
+  Port& port = ports_[p];
+  Transfer& tr = transfers_[m.transfer];
+  if (tr.status == tl::Status::kOkay) tr.status = st;
+  if (st == tl::Status::kOkay && tl::returns_data(m.op)) {
+    if (tr.req.local_dst != TransferRequest::kNoOffset)
+      port.memory.write(tr.req.local_dst + (m.addr - tr.req.addr), m.data.data(), m.len);
+    else if (tr.req.result)
+      std::memcpy(tr.req.result + (m.addr - tr.req.addr), m.data.data(), m.len);
+  }
+  if (observer_) {
+    if (st == m.status && m.response) {
+      observer_->answered(p, m);
+    } else {  // a timeout: the observer sees the answer, the message in flight keeps its state
+      tl::Message answer = m;
+      answer.status = st;
+      answer.response = true;
+      observer_->answered(p, answer);
+    }
+  }
+  ++result_.statuses[static_cast<size_t>(st)];
+  ++result_.requests_answered;
+  if (in_window(t)) result_.ports[p].completed_bytes += m.len;
+  last_progress_ = t;
+  return m.transfer;
+}
+
+void AcceleratorEndpoints::answer_done(uint32_t th, uint64_t t) {
+  Transfer& tr = transfers_[th];
+  if (--tr.outstanding == 0 && tr.all_issued) finish_transfer(th, t);
+}
+
+// Tag and message of an answered request go back to the pools.
+void AcceleratorEndpoints::free_tag(int p, uint16_t tag) {
+  Port& port = ports_[p];
+  msgs_.release(port.tag_msg[tag]);
+  port.tag_msg[tag] = tl::kNoMessage;
+  port.tag_flags[tag] = 0;
+  port.free_tags.push_back(tag);
+}
+
+// Once per port and cycle, after the flit from the switch was taken: the switch's reject records
+// due now, then the requests whose deadline is now (an answer arriving in its deadline cycle is
+// in time).
+void AcceleratorEndpoints::faults_tick(int p, uint64_t t) {
+  core::RejectLine* line = reject_line(p);
+  core::Reject r;
+  if (line && !line->empty() && line->pop(t, r)) on_reject(p, r, t);
+  if (ports_[p].timer.next_deadline() <= t) expire(p, t);
+}
+
+uint64_t AcceleratorEndpoints::faults_next(int p) const {
+  const core::RejectLine* line = reject_line(p);
+  return std::min(line ? line->next_due() : UINT64_MAX, ports_[p].timer.next_deadline());
+}
+
+void AcceleratorEndpoints::expire(int p, uint64_t t) {
+  Port& port = ports_[p];
+  while (port.timer.next_deadline() <= t) {
+    const uint16_t tag = port.timer.front();
+    port.timer.disarm(tag);
+    const uint32_t th = record_answer(p, msgs_[port.tag_msg[tag]], tl::Status::kCompletionTimeout, t);
+    if (port.tag_flags[tag] & kTagLost) {
+      free_tag(p, tag);  // nothing will come back for it
+    } else {
+      port.tag_flags[tag] |= kTagTimedOut;
+      ++timed_out_total_;
+    }
+    answer_done(th, t);
+  }
+}
+
+// Message h of initiator p will never come back (the switch dropped it): its tag is freed at its
+// timeout, or now if that has passed.
+void AcceleratorEndpoints::lose(int p, uint32_t h) {
+  Port& port = ports_[p];
+  const uint16_t tag = msgs_[h].tag;
+  if (port.tag_msg[tag] != h)
+    throw TxnIntegrityError("lost message for tag " + std::to_string(tag) + " at initiator " + std::to_string(p) +
+                            " that has no such request in flight");
+  if (port.tag_flags[tag] & kTagTimedOut) {
+    --timed_out_total_;
+    free_tag(p, tag);
+  } else {
+    port.tag_flags[tag] |= kTagLost;
+  }
+}
+
+// A packet the switch did not forward, due back at port p (its sender) now. A rejected request
+// packet is answered with the error status, one answer per request; a dropped packet answers
+// nobody, except the reduction engine (inside the switch), which takes a member's dropped
+// request or response as a target abort.
+void AcceleratorEndpoints::on_reject(int p, const core::Reject& r, uint64_t t) {
+  if (r.payload >= bundles_.size())
+    throw TxnIntegrityError("reject record for no packet at endpoint " + std::to_string(p));
+  const Bundle b = bundles_[r.payload];
+  free_bundles_.push_back(r.payload);
+  const tl::Status st =
+      r.reason == core::Reject::kProtection ? tl::Status::kProtectionViolation : tl::Status::kTargetAbort;
+  for (int k = 0; k < b.count; ++k) {
+    const uint32_t h = b.msg[k];
+    tl::Message& m = msgs_[h];
+    const int requester = m.src;
+    if (r.reason == core::Reject::kDropped && requester < nacc_) {
+      lose(requester, h);
+      continue;
+    }
+    m.status = st;
+    m.response = true;
+    complete_request(requester, h, t);
+  }
+}
+
+// Whether a multicast operation of `requester` on group g would leave the requester's pod.
+bool AcceleratorEndpoints::spans_pods(int requester, int g) const {
+  if (pods_.empty()) return false;
+  const auto n = static_cast<int>(pods_.size());
+  auto pod = [&](int e) { return e < n ? pods_[static_cast<size_t>(e)] : -1; };
+  const int mine = pod(requester);
+  for (uint16_t member : groups_[static_cast<size_t>(g)])
+    if (pod(member) != mine) return true;
+  return false;
+}
+
+}  // namespace upswitch::endpoint

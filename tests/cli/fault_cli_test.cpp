@@ -1,0 +1,94 @@
+// The partition and port-fault keys on the real binary: a transaction run with virtual pods, a
+// port going down and completion timeouts gives the same answers under both kernels (the SystemC
+// endpoints sleep and must wake for the switch's error answers and for deadlines), and every bad
+// value is one line naming the key, exit status 2, nothing written.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+
+using namespace upswitch_cli;  // NOLINT: test file
+
+namespace {
+
+const std::string kFaultRun =
+    "run --preset tiny --quiet --set traffic.kind=transactions --set txn.load=0.2 --set sim.measure_cycles=6000 "
+    "--set partition.pods=0,0,0,0,1,1,1,1 --set faults.port_down=5@1500-3500 "
+    "--set endpoint.completion_timeout_ns=1500 --set sim.check_interval_cycles=97 ";
+
+// A slow memory: every request times out and its response comes back late.
+const std::string kTimeoutRun =
+    "run --preset tiny --quiet --set traffic.kind=transactions --set txn.load=0.05 --set sim.measure_cycles=6000 "
+    "--set accel.mem_latency_cycles=400 --set endpoint.completion_timeout_ns=250 ";
+
+// Both kernels: the same summary (statuses, counters, latencies) and a clean drain.
+void expect_same_under_both_kernels(const std::string& args, nlohmann::json s[2]) {
+  const char* kernels[2] = {"systemc", "plain"};
+  for (int k = 0; k < 2; ++k) {
+    const fs::path out = scratch(std::string("faults_") + kernels[k]);
+    const Result r = run(args + "--kernel " + kernels[k] + " --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    s[k] = nlohmann::json::parse(slurp(out / "summary.json"));
+    EXPECT_TRUE(s[k]["conservation"]["ok"].get<bool>()) << s[k]["conservation"].dump();
+  }
+  EXPECT_EQ(s[0]["statuses"].dump(), s[1]["statuses"].dump());
+  EXPECT_EQ(s[0]["stats"].dump(), s[1]["stats"].dump());
+  EXPECT_EQ(s[0]["ops"].dump(), s[1]["ops"].dump());
+  EXPECT_EQ(s[0]["sim"]["cycles"], s[1]["sim"]["cycles"]);
+}
+
+TEST(FaultCli, LateResponsesAreTheSameUnderBothKernels) {
+  nlohmann::json s[2];
+  expect_same_under_both_kernels(kTimeoutRun, s);
+  const uint64_t timeouts = s[0]["statuses"]["completion_timeout"].get<uint64_t>();
+  EXPECT_GT(timeouts, 0u);
+  EXPECT_EQ(s[0]["statuses"]["okay"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s[0]["stats"]["accel.late_responses"]["value"].get<uint64_t>(), timeouts);
+}
+
+TEST(FaultCli, PodsAndAPortDownGiveTheSameAnswersUnderBothKernels) {
+  nlohmann::json s[2];
+  expect_same_under_both_kernels(kFaultRun, s);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_GT(s[k]["statuses"]["protection_violation"].get<uint64_t>(), 0u);
+    EXPECT_GT(s[k]["statuses"]["target_abort"].get<uint64_t>(), 0u);
+    EXPECT_GT(s[k]["statuses"]["completion_timeout"].get<uint64_t>(), 0u);
+    uint64_t pv = 0;
+    for (uint64_t v : s[k]["stats"]["switch.protection_violations"]["values"]) pv += v;
+    EXPECT_EQ(pv, s[k]["statuses"]["protection_violation"].get<uint64_t>());
+    EXPECT_TRUE(s[k]["stats"].contains("accel.late_responses"));
+  }
+}
+
+TEST(FaultCli, BadInputIsOneLineExitTwoAndNothingWritten) {
+  const std::string txn = "run --preset tiny --set traffic.kind=transactions ";
+  const std::string timeout = "--set endpoint.completion_timeout_ns=1000 ";
+  const std::string cases[][2] = {
+      {txn + "--set partition.pods=0,1", "partition.pods = '0,1' has 2 entries: expected none (one pod) or one pod id"},
+      {txn + "--set partition.pods=0,0,0,0,-1,1,1,1", "partition.pods = '0,0,0,0,-1,1,1,1'"},
+      {txn + "--set partition.pods=0,x", "integers from 0 to 1023"},
+      {"run --preset tiny --set partition.pods=0,0,0,0,1,1,1,1",
+       "partition.pods: applies to traffic.kind = transactions"},
+      {txn + timeout + "--set faults.port_down=9@100", "faults.port_down = '9@100': expected PORT@START_NS[-END_NS]"},
+      {txn + timeout + "--set faults.port_down=5@x", "faults.port_down = '5@x'"},
+      {txn + timeout + "--set faults.port_down=5@300-200", "0 <= START_NS < END_NS"},
+      {txn + timeout + "--set faults.port_down=5", "faults.port_down = '5'"},
+      {txn + timeout + "--set faults.port_down=5@100,", "faults.port_down = '5@100,'"},
+      {txn + "--set faults.port_down=5@100", "endpoint.completion_timeout_ns = 0: expected a timeout > 0"},
+      {txn + "--set endpoint.completion_timeout_ns=-1", "endpoint.completion_timeout_ns = '-1'"},
+      {"run --preset tiny --set endpoint.completion_timeout_ns=100", "applies to traffic.kind = transactions"},
+      {"coll --preset tiny --set partition.pods=0,0,0,0,1,1,1,1 --ranks 8 -e 1K",
+       "--ranks 8: ranks 0 (pod 0) and 4 (pod 1) are in different virtual pods"},
+      {"workload --preset tiny --set partition.pods=0,0,0,0,1,1,1,1 --set workload.kind=tp",
+       "tp group 0: ranks 0 (pod 0) and 4 (pod 1) are in different virtual pods"},
+  };
+  for (const auto& c : cases) {
+    const fs::path out = scratch("fault_bad_out");
+    expect_bad_input(c[0] + " --out " + out.string(), c[1], out);
+  }
+}
+
+}  // namespace
