@@ -35,12 +35,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string& msg) { throw ConfigError(msg); }
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return "";
-  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
-}
-
 uint64_t to_cycles(double ns, double clock_ghz) { return static_cast<uint64_t>(std::llround(ns * clock_ghz)); }
 
 // faults.port_down: PORT@START_NS[-END_NS],... ('' = none).

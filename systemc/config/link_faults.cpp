@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <sstream>
 
 #include "config/value_parse.h"
 
@@ -13,21 +12,6 @@ namespace upswitch::config {
 namespace {
 
 [[noreturn]] void fail(const std::string& msg) { throw ConfigError(msg); }
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return "";
-  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
-}
-
-std::vector<std::string> items(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(trim(item));
-  if (!text.empty() && text.back() == ',') out.push_back("");
-  return out;
-}
 
 struct Where {
   int port = 0;
@@ -93,7 +77,7 @@ void resolve_link_faults(Config& c) {
   if (!trim(c.link_errors_text).empty()) {
     const std::string allowed = "PORT[:up|:down]=RATE,... with " + ports + " and RATE 0 .. 0.5";
     if (!c.dl.enable) fail("faults.link_errors = '" + c.link_errors_text + "': needs link.dl.enable = true");
-    for (const std::string& item : items(c.link_errors_text)) {
+    for (const std::string& item : split_list(c.link_errors_text)) {
       const size_t eq = item.find('=');
       Where w;
       if (eq == std::string::npos || !parse_where(item.substr(0, eq), n, false, w))
@@ -110,7 +94,7 @@ void resolve_link_faults(Config& c) {
   if (!trim(c.link_down_text).empty()) {
     const std::string allowed = "PORT@START_NS-END_NS,... with " + ports + " and START < END";
     if (!c.dl.enable) fail("faults.link_down = '" + c.link_down_text + "': needs link.dl.enable = true");
-    for (const std::string& item : items(c.link_down_text)) {
+    for (const std::string& item : split_list(c.link_down_text)) {
       const size_t at = item.find('@');
       const size_t dash = at == std::string::npos ? at : item.find('-', at + 1);
       Where w;
@@ -135,7 +119,7 @@ void resolve_link_faults(Config& c) {
   }
   if (!trim(c.credit_loss_text).empty()) {
     const std::string allowed = "PORT:up|down@NS,... with " + ports;
-    for (const std::string& item : items(c.credit_loss_text)) {
+    for (const std::string& item : split_list(c.credit_loss_text)) {
       const size_t at = item.find('@');
       Where w;
       if (at == std::string::npos || !parse_where(item.substr(0, at), n, true, w))

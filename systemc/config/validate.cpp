@@ -35,22 +35,6 @@ std::vector<std::pair<int, double>> parse_mix(const std::string& text) {
   return mix;
 }
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return "";
-  const size_t b = s.find_last_not_of(" \t");
-  return s.substr(a, b - a + 1);
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) items.push_back(trim(item));
-  if (!text.empty() && text.back() == ',') items.push_back("");
-  return items;
-}
-
 std::vector<std::string> atomic_names() {
   std::vector<std::string> names;
   for (int i = 0; i < tl::kAtomicOps; ++i) names.push_back(tl::atomic_op_name(static_cast<tl::AtomicOp>(i)));
@@ -68,7 +52,7 @@ std::array<bool, tl::kAtomicOps> parse_atomic_ops(const std::string& text) {
   if (t == "none") return supported;
   const std::string allowed = "all, none, or a comma-separated list of " + join(atomic_names(), ", ");
   if (t.empty()) fail("accel.atomic_ops = '" + text + "': expected " + allowed);
-  for (const std::string& name : split(t)) {
+  for (const std::string& name : split_list(t)) {
     tl::AtomicOp op{};
     if (!tl::parse_atomic_op(name.c_str(), op))
       fail("accel.atomic_ops = '" + text + "': unknown atomic '" + name + "'; expected " + allowed);
@@ -84,7 +68,7 @@ std::vector<std::pair<tl::Opcode, double>> parse_txn_mix(const std::string& text
   const std::string allowed = "OP:WEIGHT,... with OP one of " + join(ops, ", ") + " and WEIGHT > 0";
   std::vector<std::pair<tl::Opcode, double>> mix;
   if (trim(text).empty()) fail("txn.mix = '" + text + "': expected " + allowed);
-  for (const std::string& item : split(text)) {
+  for (const std::string& item : split_list(text)) {
     const size_t colon = item.find(':');
     tl::Opcode op{};
     if (colon == std::string::npos || !tl::parse_opcode(trim(item.substr(0, colon)).c_str(), op))
@@ -103,7 +87,7 @@ std::vector<std::pair<int, double>> parse_txn_sizes(const std::string& text) {
   const std::string allowed = "BYTES:WEIGHT,... with BYTES 4 .. 1073741824, a multiple of 4, and WEIGHT > 0";
   std::vector<std::pair<int, double>> sizes;
   if (trim(text).empty()) fail("txn.sizes = '" + text + "': expected " + allowed);
-  for (const std::string& item : split(text)) {
+  for (const std::string& item : split_list(text)) {
     const size_t colon = item.find(':');
     if (colon == std::string::npos) fail("txn.sizes = '" + text + "': expected " + allowed);
     int bytes = 0;

@@ -15,6 +15,8 @@ namespace {
   throw ConfigError(key + " = '" + text + "': expected " + allowed);
 }
 
+}  // namespace
+
 std::string trim(const std::string& s) {
   const size_t a = s.find_first_not_of(" \t");
   if (a == std::string::npos) return "";
@@ -22,7 +24,14 @@ std::string trim(const std::string& s) {
   return s.substr(a, b - a + 1);
 }
 
-}  // namespace
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) items.push_back(trim(item));
+  if (!text.empty() && text.back() == ',') items.push_back("");
+  return items;
+}
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
   std::string out;

@@ -17,6 +17,10 @@ int parse_choice(const std::string& key, const std::string& text, const std::vec
 std::vector<int> parse_int_list(const std::string& key, const std::string& text, int64_t lo, int64_t hi);
 
 std::string join(const std::vector<std::string>& items, const char* sep);
+// `s` without leading and trailing blanks (spaces, tabs).
+std::string trim(const std::string& s);
+// The comma-separated items of `text`, each trimmed; a trailing comma gives a last empty item.
+std::vector<std::string> split_list(const std::string& text);
 std::string format_float(double v);
 
 }  // namespace upswitch::config
