@@ -30,7 +30,7 @@ class WakeListener {
 
 class Link {
  public:
-  // `flits_per_cycle` < 1 paces the transmitter (see LinkPacer); the sender consults pacer().
+  // `flits_per_cycle` < 1 paces the transmitter (see LinkPacer); the sender consults tx_ready().
   Link(uint32_t latency, uint32_t credit_delay, double flits_per_cycle = 1.0)
       : flits_(latency), credits_(credit_delay), pacer_(flits_per_cycle) {}
 

@@ -91,4 +91,39 @@ TEST(FaultCli, BadInputIsOneLineExitTwoAndNothingWritten) {
   }
 }
 
+TEST(FaultCli, BadLinkLayerAndLinkFaultInputIsOneLineExitTwoAndNothingWritten) {
+  const std::string dl = "run --preset tiny --set link.dl.enable=true ";
+  const std::string cases[][2] = {
+      {"run --preset tiny --set faults.link_errors=3=1e-3", "faults.link_errors = '3=1e-3': needs link.dl.enable = true"},
+      {"run --preset tiny --set faults.link_down=3@10-20", "faults.link_down = '3@10-20': needs link.dl.enable = true"},
+      {dl + "--set faults.link_errors=9=1e-3", "bad item '9=1e-3'; expected PORT[:up|:down]=RATE"},
+      {dl + "--set faults.link_errors=3:sideways=1e-3", "bad item '3:sideways=1e-3'"},
+      {dl + "--set faults.link_errors=3=0.9", "bad rate in '3=0.9'"},
+      {dl + "--set faults.link_down=3@20-10", "'3@20-10' ends before it starts"},
+      {dl + "--set faults.link_down=3@10", "bad item '3@10'; expected PORT@START_NS-END_NS"},
+      {dl + "--set faults.link_down=3@10-20,3@15-30", "two intervals of port 3 overlap"},
+      {dl + "--set faults.link_down=3:up@10-20", "bad item '3:up@10-20'"},
+      {"run --preset tiny --set faults.credit_loss=3@100", "bad item '3@100'; expected PORT:up|down@NS"},
+      {"run --preset tiny --set faults.credit_loss=3:up@soon", "faults.credit_loss: 'soon' is not a time"},
+      {dl + "--set link.dl.payload_bytes=640", "link.dl.payload_bytes = 640: expected less than link.dl.flit_bytes"},
+      {dl + "--set link.dl.tx_fifo_flits=5", "link.dl.tx_fifo_flits = 5: expected at least 11"},
+      {dl + "--set link.dl.flit_error_rate=1e-3 --set link.dl.bit_error_rate=1e-9", "expected at most one of them"},
+      {dl + "--set link.dl.flit_error_rate=0.7", "link.dl.flit_error_rate"},
+      {dl + "--set link.dl.replay_window=300", "link.dl.replay_window"},
+  };
+  for (const auto& c : cases) {
+    const fs::path out = scratch("dl_bad_out");
+    expect_bad_input(c[0] + " --out " + out.string(), c[1], out);
+  }
+}
+
+// A lost credit is an invariant violation: exit 4, the link named on stderr.
+TEST(FaultCli, ALostCreditStopsTheRunWithTheLinkNamed) {
+  const fs::path out = scratch("credit_loss_out");
+  const Result r = run("run --preset tiny --set traffic.rate=0.4 --set sim.check_interval_cycles=200 "
+                       "--set faults.credit_loss=2:up@300 --out " + out.string());
+  EXPECT_EQ(r.status, 4) << r.err;
+  EXPECT_NE(r.err.find("input link of port 2"), std::string::npos) << r.err;
+}
+
 }  // namespace
