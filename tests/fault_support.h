@@ -19,19 +19,14 @@ struct FaultPipe {
   uint64_t one_way(int flits) const { return static_cast<uint64_t>(2 * link + route + sa + xbar + egress + flits - 1); }
 };
 
+// The pipeline the partition and port-fault tests share.
+inline const FaultPipe kFaultPipe{4, 2, 1, 1, 1};
+
 // An 8-port transaction fabric with unpaced links and the given pipeline, plus `extra` keys.
 inline config::Config fault_config(const FaultPipe& p, const std::vector<std::pair<std::string, std::string>>& extra) {
-  std::vector<std::pair<std::string, std::string>> sets = {{"switch.ports", "8"},
-                                                           {"switch.vcs", "2"},
-                                                           {"link.gbytes_per_s", "0"},
-                                                           {"link.latency_cycles", std::to_string(p.link)},
-                                                           {"switch.routing_cycles", std::to_string(p.route)},
-                                                           {"switch.sw_alloc_cycles", std::to_string(p.sa)},
-                                                           {"switch.xbar_cycles", std::to_string(p.xbar)},
-                                                           {"switch.egress_cycles", std::to_string(p.egress)},
-                                                           {"accel.mem_latency_cycles", "50"},
-                                                           {"accel.mem_bytes_per_cycle", "32"},
-                                                           {"sim.check_interval_cycles", "7"}};
+  auto sets = pipeline_sets(8, p.link, p.route, p.sa, p.xbar, p.egress, 50, 32);
+  sets.emplace_back("switch.vcs", "2");
+  sets.emplace_back("sim.check_interval_cycles", "7");
   for (const auto& kv : extra) sets.push_back(kv);
   return make_txn_config(sets);
 }

@@ -26,6 +26,22 @@ inline config::Config make_txn_config(const std::vector<std::pair<std::string, s
   return c;
 }
 
+// The keys of a transaction fabric of `ports` ports with unpaced links (one flit per cycle), the
+// given link latency and switch stages (doc/architecture.md's notation), and memory timing: the
+// base of the hand-computed latency tests.
+inline std::vector<std::pair<std::string, std::string>> pipeline_sets(int ports, int link, int route, int sa, int xbar,
+                                                                      int egress, int mem_latency, int mem_bpc) {
+  return {{"switch.ports", std::to_string(ports)},
+          {"link.gbytes_per_s", "0"},
+          {"link.latency_cycles", std::to_string(link)},
+          {"switch.routing_cycles", std::to_string(route)},
+          {"switch.sw_alloc_cycles", std::to_string(sa)},
+          {"switch.xbar_cycles", std::to_string(xbar)},
+          {"switch.egress_cycles", std::to_string(egress)},
+          {"accel.mem_latency_cycles", std::to_string(mem_latency)},
+          {"accel.mem_bytes_per_cycle", std::to_string(mem_bpc)}};
+}
+
 // One element of an atomic, by the book (integers wrap, signed/unsigned compares, IEEE add).
 inline uint64_t reference_atomic(tl::AtomicOp op, int bytes, uint64_t old, uint64_t x, uint64_t cmp) {
   if (bytes == 4) {

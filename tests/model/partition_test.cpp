@@ -20,7 +20,6 @@ using endpoint::TransferRequest;
 using tl::Opcode;
 using tl::Status;
 
-const FaultPipe kPipe{4, 2, 1, 1, 1};
 const std::pair<std::string, std::string> kTwoPods{"partition.pods", "0,0,0,0,1,1,1,1"};
 constexpr uint64_t kPatternBytes = 0x9000;
 
@@ -104,7 +103,7 @@ struct Traffic {
 };
 
 TEST(Partition, CrossPodRequestsAreRejectedAtTheSwitchAndInPodTrafficIsUntouched) {
-  top::TxnFabric f(fault_config(kPipe, {kTwoPods}), false);
+  top::TxnFabric f(fault_config(kFaultPipe, {kTwoPods}), false);
   auto expect = fill_memories(f);
   Schedule s(f);
   Traffic tr;
@@ -113,7 +112,7 @@ TEST(Partition, CrossPodRequestsAreRejectedAtTheSwitchAndInPodTrafficIsUntouched
   ASSERT_EQ(s.completed(), tr.ops.size());
 
   // The same in-pod traffic on a switch without a partition table (independent expectation).
-  top::TxnFabric g(fault_config(kPipe, {}), false);
+  top::TxnFabric g(fault_config(kFaultPipe, {}), false);
   fill_memories(g);
   Schedule sg(g);
   Traffic tg;
@@ -214,7 +213,7 @@ TEST(Partition, RejectLatencyIsTheRequestPacketsOneWayTime) {
   }
 }
 
-config::Config engine_config() { return fault_config(kPipe, {kTwoPods, {"accel.memory_bytes", "1048576"}}); }
+config::Config engine_config() { return fault_config(kFaultPipe, {kTwoPods, {"accel.memory_bytes", "1048576"}}); }
 
 TEST(Partition, MulticastStaysInsideOnePod) {
   top::TxnFabric f(engine_config(), false);

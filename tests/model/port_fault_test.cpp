@@ -19,7 +19,6 @@ using endpoint::TransferRequest;
 using tl::Opcode;
 using tl::Status;
 
-const FaultPipe kPipe{4, 2, 1, 1, 1};
 
 // 1 GHz, so that faults.port_down and endpoint.completion_timeout_ns are in cycles.
 config::Config down_config(const std::string& port_down, const std::string& timeout_ns,
@@ -27,7 +26,7 @@ config::Config down_config(const std::string& port_down, const std::string& time
   extra.push_back({"switch.clock_ghz", "1"});
   extra.push_back({"faults.port_down", port_down});
   extra.push_back({"endpoint.completion_timeout_ns", timeout_ns});
-  return fault_config(kPipe, extra);
+  return fault_config(kFaultPipe, extra);
 }
 
 TransferRequest request(const top::TxnFabric& f, Opcode op, int dst, uint64_t off, uint64_t bytes, uint8_t* buf) {
@@ -90,7 +89,7 @@ TEST(PortFault, TargetAbortLatencyIsTheRequestPacketsOneWayTime) {
     const int id = s.add(50, 1, request(f, op, 6, 0, static_cast<uint64_t>(bytes), buf));
     ASSERT_TRUE(s.run());
     EXPECT_EQ(s.done(id).status, Status::kTargetAbort);
-    EXPECT_EQ(s.done(id).cycle - 50, kPipe.one_way(flits));
+    EXPECT_EQ(s.done(id).cycle - 50, kFaultPipe.one_way(flits));
     EXPECT_EQ(top::check_txn_drained(f), std::vector<std::string>{});
   }
 }
@@ -175,7 +174,7 @@ TEST(PortFault, ATimedOutTagWaitsForItsLateResponse) {
   const int second = s.add(0, 1, request(f, Opcode::kRead, 6, 256, 64, b.data()));
   ASSERT_TRUE(s.run());
   // Round trip of a 64 B read by hand: request 1 flit, 2 cycles of memory, response 2 flits.
-  const uint64_t round_trip = kPipe.one_way(1) + 2 + static_cast<uint64_t>(mem) + kPipe.one_way(2);
+  const uint64_t round_trip = kFaultPipe.one_way(1) + 2 + static_cast<uint64_t>(mem) + kFaultPipe.one_way(2);
   EXPECT_EQ(s.done(first).status, Status::kCompletionTimeout);
   EXPECT_EQ(s.done(first).cycle, 1000u);
   EXPECT_EQ(s.done(second).status, Status::kCompletionTimeout);
@@ -247,7 +246,7 @@ TEST(PortFault, AnswersAndTimeoutsMixedAtASlowTarget) {
 // The synthetic workload with pods, a port going down and coming back, and timeouts, on the
 // plain driver: it ends by itself, every status is counted where it arose, and it drains.
 TEST(PortFault, SyntheticRunWithPodsAndAPortDownDrains) {
-  config::Config c = fault_config(kPipe, {{"switch.clock_ghz", "1"},
+  config::Config c = fault_config(kFaultPipe, {{"switch.clock_ghz", "1"},
                                           {"partition.pods", "0,0,1,1,0,0,1,1"},
                                           {"faults.port_down", "5@3000-6000"},
                                           {"endpoint.completion_timeout_ns", "2000"},

@@ -23,15 +23,7 @@ struct Pipe {
 };
 
 config::Config engine_config(const Pipe& p, std::vector<std::pair<std::string, std::string>> extra = {}) {
-  std::vector<std::pair<std::string, std::string>> sets = {{"switch.ports", "16"},
-                                                           {"link.gbytes_per_s", "0"},
-                                                           {"link.latency_cycles", std::to_string(p.link)},
-                                                           {"switch.routing_cycles", std::to_string(p.route)},
-                                                           {"switch.sw_alloc_cycles", std::to_string(p.sa)},
-                                                           {"switch.xbar_cycles", std::to_string(p.xbar)},
-                                                           {"switch.egress_cycles", std::to_string(p.egress)},
-                                                           {"accel.mem_latency_cycles", "50"},
-                                                           {"accel.mem_bytes_per_cycle", "32"}};
+  auto sets = pipeline_sets(16, p.link, p.route, p.sa, p.xbar, p.egress, 50, 32);
   for (auto& kv : extra) sets.push_back(kv);
   return make_txn_config(sets);
 }

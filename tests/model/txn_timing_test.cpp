@@ -21,16 +21,9 @@ struct Pipe {
 };
 
 std::vector<std::pair<std::string, std::string>> pipe_sets(const Pipe& p, int mem_latency, int mem_bpc, int vcs) {
-  return {{"switch.ports", "8"},
-          {"switch.vcs", std::to_string(vcs)},
-          {"link.gbytes_per_s", "0"},
-          {"link.latency_cycles", std::to_string(p.link)},
-          {"switch.routing_cycles", std::to_string(p.route)},
-          {"switch.sw_alloc_cycles", std::to_string(p.sa)},
-          {"switch.xbar_cycles", std::to_string(p.xbar)},
-          {"switch.egress_cycles", std::to_string(p.egress)},
-          {"accel.mem_latency_cycles", std::to_string(mem_latency)},
-          {"accel.mem_bytes_per_cycle", std::to_string(mem_bpc)}};
+  auto sets = pipeline_sets(8, p.link, p.route, p.sa, p.xbar, p.egress, mem_latency, mem_bpc);
+  sets.emplace_back("switch.vcs", std::to_string(vcs));
+  return sets;
 }
 
 // Submits one transfer on an idle fabric and returns its latency (submission to completion).
