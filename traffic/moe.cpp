@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "config/config.h"
+#include "config/input_file.h"
 #include "traffic/rng.h"
 
 namespace upswitch::traffic {
@@ -108,8 +108,7 @@ MoeAssignment draw_assignment(const MoeParams& p, uint64_t seed, uint64_t layer)
 }
 
 MoeAssignment read_assignment(const MoeParams& p, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw config::ConfigError("moe.assignment_file '" + path + "': cannot be read");
+  std::istringstream in(config::read_input_file("moe.assignment_file", path, config::kMaxAssignmentFileBytes));
   return read_assignment(p, in, path);
 }
 

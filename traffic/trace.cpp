@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <fstream>
 #include <iterator>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
+#include "config/input_file.h"
 
 namespace upswitch::traffic {
 namespace {
@@ -297,8 +298,7 @@ Trace parse_trace(std::istream& in, const std::string& name) {
 }
 
 Trace read_trace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw config::ConfigError("trace '" + path + "': cannot be read");
+  std::istringstream in(config::read_input_file("trace", path, config::kMaxTraceFileBytes));
   return parse_trace(in, path);
 }
 

@@ -8,8 +8,9 @@
 #include <iostream>
 #include <memory>
 
-#include "app/resolve_config.h"
 #include "app/cli_lists.h"
+#include "app/config_options.h"
+#include "app/resolve_config.h"
 #include "app/run_command.h"
 #include "app/table_files.h"
 #include "config/config.h"
@@ -86,7 +87,8 @@ top::CollTableOptions coll_table_options(const CollCliOptions& o) {
   t.step_factor = o.step_factor;
   t.root = o.root;
   t.check = !o.no_check;
-  t.jobs = std::max(1, o.jobs);
+  if (o.jobs < 1 || o.jobs > 1024) bad("--jobs " + std::to_string(o.jobs) + ": expected 1 .. 1024 threads");
+  t.jobs = o.jobs;
   return t;
 }
 
@@ -107,9 +109,7 @@ CLI::App* add_coll_command(CLI::App& app) {
   auto opt = std::make_shared<CollCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "coll", "Collective table like nccl-tests: time, algorithm and bus bandwidth per collective, algorithm, group and size");
-  cmd->add_option("--config", opt->config_file, "YAML configuration file");
-  cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
-  cmd->add_option("--set", opt->sets, "Override a key: --set reduce.contexts=64 (repeatable)")->take_all();
+  add_config_options(cmd, opt->config_file, opt->preset, opt->sets, nullptr, "reduce.contexts=64");
   cmd->add_option("--out", opt->out_dir, "Write coll.csv and coll.json here");
   add_coll_selection_options(cmd, *opt);
   cmd->add_option("--op", opt->op, "Reduction: sum (default), min, max, and, or, xor");
@@ -162,6 +162,7 @@ int coll_command(const CollCliOptions& opt) {
                                                        {"coll.json", top::coll_json(table).dump(2) + "\n"}}))
       return st;
   if (!opt.quiet) std::cout << top::coll_text(table);
+  if (table.interrupted) return interrupted_status(opt.out_dir);
   if (wrong > 0) {
     std::cerr << "upswitch: error: invariant violated: " << wrong << " result elements differ from the host reference\n";
     return 4;

@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "app/coll_command.h"
+#include "app/config_options.h"
 #include "app/p2p_command.h"
 #include "app/replay_command.h"
 #include "app/run_command.h"
@@ -49,11 +50,7 @@ int sc_main(int argc, char* argv[]) {
 
   upswitch::app::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate one configuration and report latency and throughput");
-  run_cmd->add_option("--config", run.config_file, "YAML configuration file");
-  run_cmd->add_option("--preset", run.preset, "Start from a named preset (see `upswitch presets`)");
-  run_cmd->add_option("--set", run.sets, "Override a key: --set switch.ports=16 (repeatable)")->take_all();
-  run_cmd->add_option("--seed", run.seed, "Random seed (same as --set sim.seed=N)")
-      ->each([&](const std::string&) { run.seed_given = true; });
+  upswitch::app::add_config_options(run_cmd, run, "switch.ports=16", true);
   run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv and latency_hist.csv here");
   run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
   run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");

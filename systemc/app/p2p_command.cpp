@@ -8,8 +8,10 @@
 #include <iostream>
 #include <memory>
 
+#include "app/config_options.h"
 #include "app/resolve_config.h"
 #include "app/run_command.h"
+
 #include "app/table_files.h"
 #include "config/config.h"
 #include "core/deadlock_error.h"
@@ -44,9 +46,7 @@ CLI::App* add_p2p_command(CLI::App& app) {
   auto opt = std::make_shared<P2pCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "p2p", "Point-to-point table per operation and size: latency, pair and all-to-all bandwidth, efficiency");
-  cmd->add_option("--config", opt->config_file, "YAML configuration file");
-  cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
-  cmd->add_option("--set", opt->sets, "Override a key: --set accel.mem_latency_cycles=96 (repeatable)")->take_all();
+  add_config_options(cmd, opt->config_file, opt->preset, opt->sets, nullptr, "accel.mem_latency_cycles=96");
   cmd->add_option("--out", opt->out_dir, "Write p2p.csv and p2p.json here");
   cmd->add_option("--ops", opt->ops, "all (default) or a comma-separated list: read,write,writefull,atomic_r,atomic_nr");
   cmd->add_option("--max-bytes", opt->max_bytes, "Largest transfer, a power of two (default 1048576)");
@@ -98,7 +98,7 @@ int p2p_command(const P2pCliOptions& opt) {
                                                            {"p2p.json", top::p2p_json(table).dump(2) + "\n"}}))
       return status;
   if (!opt.quiet) std::cout << top::p2p_text(table);
-  return 0;
+  return table.interrupted ? interrupted_status(opt.out_dir) : 0;
 }
 
 }  // namespace upswitch::app

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/config_options.h"
 #include "app/resolve_config.h"
 #include "app/table_files.h"
 #include "config/config.h"
@@ -20,11 +21,7 @@ CLI::App* add_replay_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "replay", "Replay a JSON Lines trace of timed transactions and collectives (doc/trace.md)");
   cmd->add_option("trace", *trace, "The trace: one JSON object per line")->required();
-  cmd->add_option("--config", opt->config_file, "YAML configuration file");
-  cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
-  cmd->add_option("--set", opt->sets, "Override a key: --set switch.ports=16 (repeatable)")->take_all();
-  cmd->add_option("--seed", opt->seed, "Random seed (same as --set sim.seed=N)")
-      ->each([opt](const std::string&) { opt->seed_given = true; });
+  add_config_options(cmd, *opt, "switch.ports=16", true);
   cmd->add_option("--out", opt->out_dir, "Write replay.json and replay.csv here");
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
   cmd->callback([opt, trace]() {
@@ -56,7 +53,7 @@ int replay_command(const std::string& trace_path, const RunOptions& opt) {
                                                        {"replay.csv", top::replay_csv(result)}}))
       return st;
   if (!opt.quiet) std::cout << top::replay_text(result);
-  return 0;
+  return result.interrupted ? interrupted_status(opt.out_dir) : 0;
 }
 
 }  // namespace upswitch::app

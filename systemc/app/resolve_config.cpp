@@ -14,9 +14,17 @@ config::Config resolve_config(const RunOptions& opt) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
       throw config::ConfigError("--set '" + kv + "': expected KEY=VALUE");
+    if (!opt.seed.empty() && kv.substr(0, eq) == "sim.seed")
+      throw config::ConfigError("--seed '" + opt.seed + "' and --set " + kv + ": give the seed once");
     config::set_param(c, kv.substr(0, eq), kv.substr(eq + 1));
   }
-  if (opt.seed_given) config::set_param(c, "sim.seed", std::to_string(opt.seed));
+  if (!opt.seed.empty()) {
+    try {
+      config::set_param(c, "sim.seed", opt.seed);
+    } catch (const config::ConfigError& e) {
+      throw config::ConfigError(std::string("--seed: ") + e.what());
+    }
+  }
   config::validate(c);
   return c;
 }

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include <fmt/core.h>
@@ -14,6 +13,7 @@
 #include "app/progress.h"
 #include "app/resolve_config.h"
 #include "app/run_outcome.h"
+#include "app/table_files.h"
 #include "app/txn_run.h"
 #include "config/param_table.h"
 #include "core/switch_core.h"
@@ -69,13 +69,6 @@ void print_summary(const nlohmann::json& s, const top::Fabric& f) {
              sim["cycles_per_second"].get<double>(), sim["kernel"].get<std::string>());
 }
 
-void write_outputs(const std::string& dir, const nlohmann::json& summary, const top::Fabric& f) {
-  namespace fs = std::filesystem;
-  top::write_file_atomic((fs::path(dir) / "ports.csv").string(), top::ports_csv(f));
-  top::write_file_atomic((fs::path(dir) / "latency_hist.csv").string(), top::latency_histogram_csv(f));
-  // summary.json last: its presence means the run's outputs are complete.
-  top::write_file_atomic((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
-}
 
 }  // namespace
 
@@ -90,10 +83,10 @@ int run_command(const RunOptions& opt) {
     return 2;
   }
   if (!opt.out_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(opt.out_dir, ec);
-    if (ec || !std::filesystem::is_directory(opt.out_dir)) {
-      std::cerr << "upswitch: error: --out '" << opt.out_dir << "': cannot create the directory\n";
+    try {
+      check_out_dir(opt.out_dir);  // before the run; the files are written only at its end
+    } catch (const config::ConfigError& e) {
+      std::cerr << "upswitch: error: " << e.what() << "\n";
       return 2;
     }
   }
@@ -124,7 +117,11 @@ int run_command(const RunOptions& opt) {
   nlohmann::json summary = top::build_summary(fabric, top::RunTiming{wall, opt.kernel}, violations);
   summary["upswitch_revision"] = UPSWITCH_REVISION;
   if (!opt.quiet) print_summary(summary, fabric);
-  if (!opt.out_dir.empty()) write_outputs(opt.out_dir, summary, fabric);
+  if (!opt.out_dir.empty())
+    if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::ports_csv(fabric)},
+                                                       {"latency_hist.csv", top::latency_histogram_csv(fabric)},
+                                                       {"summary.json", summary.dump(2) + "\n"}}))
+      return st;
   return final_status(opt, violations, r.interrupted, r.end_cycle);
 }
 

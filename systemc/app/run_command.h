@@ -10,8 +10,7 @@ struct RunOptions {
   std::string config_file;
   std::string preset;
   std::vector<std::string> sets;  // KEY=VALUE
-  bool seed_given = false;
-  unsigned long long seed = 0;
+  std::string seed;  // --seed as typed ("" = not given); checked as sim.seed
   std::string out_dir;
   std::string kernel = "systemc";
   bool quiet = false;

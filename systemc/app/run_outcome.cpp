@@ -1,9 +1,9 @@
 #include "app/run_outcome.h"
 
-#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 
+#include "app/table_files.h"
 #include "core/deadlock_error.h"
 #include "top/report.h"
 
@@ -16,8 +16,7 @@ int run_guarded(const RunOptions& opt, Progress& progress, const std::function<v
     progress.finish();
     std::cerr << "upswitch: error: " << e.what() << "\n" << e.state();
     if (!opt.out_dir.empty())
-      top::write_file_atomic((std::filesystem::path(opt.out_dir) / "deadlock.txt").string(),
-                             std::string(e.what()) + "\n" + e.state());
+      (void)write_table_files(opt.out_dir, {{"deadlock.txt", std::string(e.what()) + "\n" + e.state()}});
     return 3;
   } catch (const std::logic_error& e) {
     progress.finish();

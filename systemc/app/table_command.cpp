@@ -9,6 +9,7 @@
 
 #include "app/cli_lists.h"
 #include "app/coll_command.h"
+#include "app/config_options.h"
 #include "app/resolve_config.h"
 #include "app/run_command.h"
 #include "app/table_files.h"
@@ -67,7 +68,9 @@ int table_command(const TableCliOptions& o) {
                                                if (!s.empty() && s[0] == '-') throw std::invalid_argument("");
                                                return static_cast<uint64_t>(std::stoull(s, p));
                                              });
-    popt.jobs = std::max(1, o.jobs);
+    if (o.jobs < 1 || o.jobs > 1024)
+      throw config::ConfigError("--jobs " + std::to_string(o.jobs) + ": expected 1 .. 1024 threads");
+    popt.jobs = o.jobs;
     top::check_planner_inputs(cfg, popt);
     if (o.run.out_dir.empty()) throw config::ConfigError("--out is required: the tables are files");
     check_out_dir(o.run.out_dir);
@@ -88,13 +91,15 @@ int table_command(const TableCliOptions& o) {
   // comment='#'); table.json holds the configuration itself.
   const std::string head = std::string("# upswitch ") + UPSWITCH_VERSION + ", configuration " + top::config_hash(cfg) +
                            " (the resolved configuration is in table.json)\n";
-  if (const int st = write_table_files(o.run.out_dir, {{"table.json", top::planner_json(t).dump(2) + "\n"},
-                                                       {"coll.csv", head + top::coll_csv(t.coll)},
-                                                       {"p2p.csv", head + top::p2p_csv(t.p2p)},
-                                                       {"p2p_loaded.csv", head + top::loaded_latency_csv(t)},
-                                                       {"moe.csv", head + top::moe_table_csv(t)},
-                                                       {"astra_network.yml", top::astra_network_yaml(t)}}))
-    return st;
+  std::vector<std::pair<std::string, std::string>> files = {{"table.json", top::planner_json(t).dump(2) + "\n"},
+                                                            {"coll.csv", head + top::coll_csv(t.coll)},
+                                                            {"p2p.csv", head + top::p2p_csv(t.p2p)},
+                                                            {"p2p_loaded.csv", head + top::loaded_latency_csv(t)},
+                                                            {"moe.csv", head + top::moe_table_csv(t)}};
+  // The network file is derived from the whole p2p table: none from an interrupted one.
+  if (!t.interrupted) files.emplace_back("astra_network.yml", top::astra_network_yaml(t));
+  if (const int st = write_table_files(o.run.out_dir, files)) return st;
+  if (t.interrupted) return interrupted_status(o.run.out_dir);
   if (!o.run.quiet) {
     const top::AstraNetwork a = top::astra_network(t);
     std::printf("wrote %s: table.json, coll.csv (%zu rows), p2p.csv (%zu rows), p2p_loaded.csv (%zu rows), moe.csv (%zu "
@@ -117,11 +122,7 @@ CLI::App* add_table_command(CLI::App& app) {
   o->coll.step_factor = 4;
   CLI::App* cmd = app.add_subcommand(
       "table", "Tables for planners: collectives, point-to-point, MoE all-to-all, and ASTRA-sim's network file");
-  cmd->add_option("--config", o->run.config_file, "YAML configuration file");
-  cmd->add_option("--preset", o->run.preset, "Start from a named preset (see `upswitch presets`)");
-  cmd->add_option("--set", o->run.sets, "Override a key (repeatable)")->take_all();
-  cmd->add_option("--seed", o->run.seed, "Random seed (same as --set sim.seed=N)")
-      ->each([o](const std::string&) { o->run.seed_given = true; });
+  add_config_options(cmd, o->run, "switch.ports=16", true);
   cmd->add_option("--out", o->run.out_dir, "Directory for table.json, coll.csv, p2p.csv, moe.csv, astra_network.yml")
       ->required();
   add_coll_selection_options(cmd, o->coll);

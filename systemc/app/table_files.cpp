@@ -2,30 +2,66 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
 
 #include "config/config.h"
 #include "core/deadlock_error.h"
+#include "core/interrupt.h"
 #include "top/report.h"
 
 namespace upswitch::app {
 
 namespace fs = std::filesystem;
 
-void check_out_dir(const std::string& out_dir) {
+void check_out_dir(const std::string& out_dir, const std::string& option) {
   std::error_code ec;
+  if (out_dir.empty()) throw config::ConfigError(option + " '': expected a directory path");
   fs::path p = fs::absolute(out_dir, ec);
   while (!ec && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
   if (ec || !fs::is_directory(p, ec) || access(p.c_str(), W_OK | X_OK) != 0)
-    throw config::ConfigError("--out '" + out_dir + "': " +
+    throw config::ConfigError(option + " '" + out_dir + "': " +
                               (fs::exists(out_dir, ec) ? "not a writable directory" : "cannot create the directory"));
 }
 
+void check_out_file(const std::string& path, const std::string& option) {
+  std::error_code ec;
+  if (path.empty()) throw config::ConfigError(option + " '': expected a file path");
+  const fs::path p = fs::absolute(path, ec);
+  if (!ec && fs::is_directory(p, ec))
+    throw config::ConfigError(option + " '" + path + "': is a directory; expected a file path");
+  const fs::path dir = p.parent_path();
+  if (ec || !fs::is_directory(dir, ec) || access(dir.c_str(), W_OK | X_OK) != 0)
+    throw config::ConfigError(option + " '" + path + "': its directory does not exist or is not writable");
+  if (fs::exists(p, ec) && access(p.c_str(), W_OK) != 0)
+    throw config::ConfigError(option + " '" + path + "': not writable");
+}
+
+namespace {
+
+// The first Ctrl-C asks the run loops to stop and keep what is complete; a second one ends the
+// process at once, as the default action would.
+extern "C" void on_interrupt(int) {
+  if (core::interrupt_flag().exchange(true)) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
+}
+
+}  // namespace
+
 int run_measurement(const std::function<void()>& measure) {
+  std::signal(SIGINT, on_interrupt);
   try {
     measure();
+  } catch (const core::Interrupted&) {
+    std::cerr << "upswitch: interrupted before any result was complete; nothing written\n";
+    return 130;
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;
@@ -39,6 +75,13 @@ int run_measurement(const std::function<void()>& measure) {
   return 0;
 }
 
+int interrupted_status(const std::string& out_dir) {
+  std::cerr << "upswitch: interrupted; the results complete before it were "
+            << (out_dir.empty() ? "printed" : "written to '" + config::ConfigError::printable(out_dir) + "'")
+            << ", marked \"interrupted\": true\n";
+  return 130;
+}
+
 int write_table_files(const std::string& out_dir, const std::vector<std::pair<std::string, std::string>>& files) {
   std::error_code ec;
   fs::create_directories(out_dir, ec);
@@ -46,12 +89,24 @@ int write_table_files(const std::string& out_dir, const std::vector<std::pair<st
     std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(out_dir) << "': cannot create the directory\n";
     return 2;
   }
-  try {
-    for (const auto& [name, content] : files) top::write_file_atomic((fs::path(out_dir) / name).string(), content);
-  } catch (const std::exception& e) {
-    std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(out_dir) << "': " << e.what() << "\n";
+  std::vector<std::string> tmps;
+  auto fail = [&](const std::string& why) {
+    for (const std::string& t : tmps) fs::remove(t, ec);
+    std::cerr << "upswitch: error: --out '" << config::ConfigError::printable(out_dir) << "': " << why << "\n";
     return 2;
+  };
+  for (const auto& [name, content] : files) {
+    const std::string path = (fs::path(out_dir) / name).string();
+    tmps.push_back(path + ".tmp");
+    try {
+      top::write_file(tmps.back(), content);
+    } catch (const std::exception& e) {
+      return fail(e.what());
+    }
   }
+  for (size_t i = 0; i < files.size(); ++i)
+    if (std::rename(tmps[i].c_str(), (fs::path(out_dir) / files[i].first).c_str()) != 0)
+      return fail("cannot rename '" + tmps[i] + "': " + std::strerror(errno));
   return 0;
 }
 

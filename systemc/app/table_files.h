@@ -1,5 +1,6 @@
-// What the table commands (`p2p`, `coll`) share: checking --out before any work, running the
-// measurement with its failures mapped to exit statuses, and writing the files only at the end.
+// What the commands share around their outputs: checking --out (and other output paths) before
+// any work, running the measurement with its failures mapped to exit statuses, and writing the
+// files only at the end, all or nothing.
 #pragma once
 
 #include <functional>
@@ -9,15 +10,24 @@
 
 namespace upswitch::app {
 
-// Throws config::ConfigError unless `out_dir` is a writable directory or can be created.
-void check_out_dir(const std::string& out_dir);
+// Throws config::ConfigError naming `option` unless `out_dir` is a writable directory or can be
+// created (its nearest existing ancestor is a writable directory).
+void check_out_dir(const std::string& out_dir, const std::string& option = "--out");
+// Throws config::ConfigError naming `option` unless `path` can be written as a file: not a
+// directory, and its directory exists and is writable.
+void check_out_file(const std::string& path, const std::string& option);
 
-// Runs `measure`: 0 when it returns; a one-line error on stderr and 2 (config::ConfigError),
-// 3 (core::DeadlockError, with the blocking state) or 4 (std::logic_error: an invariant).
+// Runs `measure` with Ctrl-C turned into a stop request (core::interrupt_flag; a second Ctrl-C
+// ends the process): 0 when it returns (the measurement then says whether it was interrupted);
+// a one-line error on stderr and 2 (config::ConfigError), 3 (core::DeadlockError, with the
+// blocking state), 4 (std::logic_error: an invariant) or 130 (interrupted with nothing complete).
 int run_measurement(const std::function<void()>& measure);
+// After writing what an interrupted measurement completed: its line on stderr, and 130.
+int interrupted_status(const std::string& out_dir);
 
-// Creates `out_dir` and writes each (file name, content) through a temporary file and a rename:
-// 0, or 2 with a one-line error.
+// Creates `out_dir` and writes each (file name, content), all or nothing: every file goes to a
+// temporary first, and only when all of them are written are they renamed into place. 0, or 2
+// with a one-line error naming the file (and no file of the set left behind).
 int write_table_files(const std::string& out_dir, const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace upswitch::app

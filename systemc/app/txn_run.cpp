@@ -3,13 +3,13 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <iostream>
 
 #include <fmt/core.h>
 
 #include "app/progress.h"
 #include "app/run_outcome.h"
+#include "app/table_files.h"
 #include "sc/txn_sc_run.h"
 #include "top/txn_fabric.h"
 #include "top/txn_report.h"
@@ -78,12 +78,11 @@ int run_transactions(const RunOptions& opt, const config::Config& cfg, const std
   nlohmann::json summary = top::build_txn_summary(fabric, top::RunTiming{wall, opt.kernel}, violations);
   summary["upswitch_revision"] = UPSWITCH_REVISION;
   if (!opt.quiet) print_txn_summary(summary, fabric);
-  if (!opt.out_dir.empty()) {
-    namespace fs = std::filesystem;
-    top::write_file_atomic((fs::path(opt.out_dir) / "ports.csv").string(), top::txn_ports_csv(fabric));
-    top::write_file_atomic((fs::path(opt.out_dir) / "latency_hist.csv").string(), top::txn_latency_histogram_csv(fabric));
-    top::write_file_atomic((fs::path(opt.out_dir) / "summary.json").string(), summary.dump(2) + "\n");
-  }
+  if (!opt.out_dir.empty())
+    if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::txn_ports_csv(fabric)},
+                                                       {"latency_hist.csv", top::txn_latency_histogram_csv(fabric)},
+                                                       {"summary.json", summary.dump(2) + "\n"}}))
+      return st;
   return final_status(opt, violations, r.interrupted, r.end_cycle);
 }
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/config_options.h"
 #include "app/resolve_config.h"
 #include "app/table_files.h"
 #include "config/config.h"
@@ -16,11 +17,7 @@ CLI::App* add_workload_command(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand(
       "workload", "MoE dispatch/combine all-to-alls and TP collectives from model dimensions (moe.*, tp.*, workload.*)");
-  cmd->add_option("--config", opt->config_file, "YAML configuration file");
-  cmd->add_option("--preset", opt->preset, "Start from a named preset (see `upswitch presets`)");
-  cmd->add_option("--set", opt->sets, "Override a key: --set moe.gating=zipf (repeatable)")->take_all();
-  cmd->add_option("--seed", opt->seed, "Random seed (same as --set sim.seed=N)")
-      ->each([opt](const std::string&) { opt->seed_given = true; });
+  add_config_options(cmd, *opt, "moe.gating=zipf", true);
   cmd->add_option("--out", opt->out_dir, "Write workload.json, workload_steps.csv, workload_layers.csv and workload_phases.csv here");
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
   cmd->callback([opt]() {
@@ -52,7 +49,7 @@ int workload_command(const RunOptions& opt) {
                                                        {"workload_phases.csv", top::workload_phases_csv(result)}}))
       return st;
   if (!opt.quiet) std::cout << top::workload_text(result);
-  return 0;
+  return result.interrupted ? interrupted_status(opt.out_dir) : 0;
 }
 
 }  // namespace upswitch::app

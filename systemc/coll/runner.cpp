@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+
+#include "config/config.h"
 
 namespace upswitch::coll {
 namespace {
@@ -49,10 +52,10 @@ int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start, const Orde
     throw std::invalid_argument("collective: needs " + std::to_string(r.region_end - base) + " B of buffers; run " +
                                 std::to_string(order.reuse) + " has " +
                                 std::to_string(runs_[static_cast<size_t>(order.reuse)].region_end - base));
-  if (r.layout.end() > f_.config().accel.memory_bytes)
-    throw std::invalid_argument("collective: buffers need " + std::to_string(r.layout.end()) +
-                                " B of each rank's memory; accel.memory_bytes = " +
-                                std::to_string(f_.config().accel.memory_bytes));
+  if (r.layout.end() > f_.config().accel.memory_bytes)  // the workload's sizes, not the model, are at fault
+    throw config::ConfigError("collective: buffers need " + std::to_string(r.layout.end()) +
+                              " B of each rank's memory; accel.memory_bytes = " +
+                              std::to_string(f_.config().accel.memory_bytes) + ": raise it or shrink the workload");
   r.plan = make_plan(spec, r.layout);
   r.start = start;
   r.end = start;
@@ -171,7 +174,16 @@ void CollectiveRunner::start_run(int id, uint64_t t) {
   r.end = t;
   r.send_end.assign(r.spec.ranks.size(), t);
   r.recv_end.assign(r.spec.ranks.size(), t);
-  if (r.spec.algo == Algorithm::kSwitch) r.group = e.define_group(r.spec.ranks);
+  if (r.spec.algo == Algorithm::kSwitch) {
+    // A group is the communicator's multicast object: a run that finds none free is a
+    // configuration the callers refuse up front where they can (workloads, traces).
+    if (e.free_groups() == 0)
+      throw config::ConfigError("reduce.groups = " + std::to_string(f_.config().accel.reduce.groups) +
+                                ": an in-switch collective starts at cycle " + std::to_string(t) +
+                                " while every multicast group is held by a running one; raise reduce.groups or "
+                                "run fewer in-switch collectives at once");
+    r.group = e.define_group(r.spec.ranks);
+  }
   std::vector<uint8_t>& buf = fold_a_;
   for (const Plan::Copy& c : r.plan.copies) {
     tl::SparseMemory& m = e.memory(r.spec.ranks[static_cast<size_t>(c.rank)]);

@@ -65,6 +65,12 @@ const std::vector<Preset>& presets() {
 void apply_preset(Config& c, const std::string& name) {
   for (const Preset& p : presets()) {
     if (p.name != name) continue;
+    // Presets do not stack: a second one would silently override part of the first, and the run
+    // would be labelled with only one of them. Single keys go on top with --set or the file.
+    if (!c.preset.empty() && c.preset != name)
+      throw ConfigError("preset '" + name + "': preset '" + c.preset +
+                        "' is already chosen; give one preset (--preset or the config file's preset key) and "
+                        "override single keys with --set");
     for (const auto& [key, value] : p.overrides) set_param(c, key, value);
     c.preset = name;
     return;

@@ -17,7 +17,8 @@ struct Preset {
 };
 
 const std::vector<Preset>& presets();
-// Applies preset `name` to c; throws ConfigError naming the allowed presets.
+// Applies preset `name` to c; throws ConfigError naming the allowed presets, or when another preset
+// was applied to c before (presets do not stack).
 void apply_preset(Config& c, const std::string& name);
 
 }  // namespace upswitch::config

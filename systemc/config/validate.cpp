@@ -189,6 +189,13 @@ void validate(Config& c) {
   c.txn.sizes = parse_txn_sizes(c.txn_sizes_text);
   const bool transactions = c.kind == Config::TrafficKind::kTransactions;
   c.sw.classes = transactions ? 2 : 1;
+  if (transactions && !c.sw.routing_table.empty())
+    for (int d = 0; d < n; ++d)
+      if (c.sw.routing_table[static_cast<size_t>(d)] != d)
+        fail("switch.routing_table maps endpoint " + std::to_string(d) + " to port " +
+             std::to_string(c.sw.routing_table[static_cast<size_t>(d)]) +
+             ": with traffic.kind = transactions an accelerator's id is its port (responses return to the "
+             "requester's port), so expected none or the identity");
   if (transactions) validate_transactions(c);
   if (c.sw.queueing == core::Queueing::kFifo && c.sw.vcs > 1 && c.sw.vc_buffer_flits < 1)
     fail("switch.vc_buffer_flits must be at least 1");

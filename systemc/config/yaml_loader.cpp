@@ -1,10 +1,11 @@
 #include "config/yaml_loader.h"
 
-#include <fstream>
-#include <sstream>
+#include <map>
+#include <string>
 
 #include <yaml-cpp/yaml.h>
 
+#include "config/input_file.h"
 #include "config/param_table.h"
 #include "config/presets.h"
 
@@ -15,15 +16,25 @@ std::string where(const std::string& origin, const YAML::Node& n) {
   return origin + " line " + std::to_string(n.Mark().line + 1);
 }
 
-void apply_node(Config& c, const YAML::Node& node, const std::string& prefix, const std::string& origin) {
+// Full dotted key -> the line it was first given on: a key given twice (`ports:` twice in one
+// map, or `switch: {ports: 8}` beside `switch.ports: 16`) is refused, not silently last-wins.
+using SeenKeys = std::map<std::string, int>;
+
+void apply_node(Config& c, const YAML::Node& node, const std::string& prefix, const std::string& origin,
+                SeenKeys& seen) {
   for (const auto& kv : node) {
     if (!kv.first.IsScalar()) throw ConfigError(where(origin, kv.first) + ": keys must be plain names");
     const std::string key = prefix.empty() ? kv.first.Scalar() : prefix + "." + kv.first.Scalar();
     const YAML::Node& v = kv.second;
     if (!find_param(key) && v.IsMap()) {
-      apply_node(c, v, key, origin);
+      apply_node(c, v, key, origin, seen);
       continue;
     }
+    const int line = kv.first.Mark().line + 1;
+    const auto [first, fresh] = seen.emplace(key, line);
+    if (!fresh)
+      throw ConfigError(where(origin, kv.first) + ": duplicate key '" + key + "' (first given on line " +
+                        std::to_string(first->second) + "); give each key once");
     if (key == "preset" && v.IsScalar()) {
       continue;  // applied first, by load_yaml_text
     }
@@ -67,15 +78,12 @@ void load_yaml_text(Config& c, const std::string& text, const std::string& origi
       throw ConfigError(where(origin, root["preset"]) + ": " + e.what());
     }
   }
-  apply_node(c, root, "", origin);
+  SeenKeys seen;
+  apply_node(c, root, "", origin, seen);
 }
 
 void load_yaml_file(Config& c, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("--config '" + path + "': cannot read the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  load_yaml_text(c, ss.str(), path);
+  load_yaml_text(c, read_input_file("--config", path, kMaxConfigFileBytes), path);
 }
 
 }  // namespace upswitch::config

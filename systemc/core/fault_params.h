@@ -43,6 +43,18 @@ struct FaultParams {
                ") are in different virtual pods (partition.pods); a collective runs inside one pod";
     return "";
   }
+  // "" when no port of `ports` (a collective's members) is ever taken down, else which one is. A
+  // collective needs every member to answer, so one across a failed port is refused up front
+  // rather than left to stall (doc/reliability.md).
+  std::string down_member(const std::vector<int>& ports) const {
+    for (int p : ports)
+      for (const PortDownWindow& w : port_down)
+        if (w.port == p)
+          return "accelerator " + std::to_string(p) +
+                 " is a member and faults.port_down takes its port down; a collective needs every member, so "
+                 "the run is refused: take down ports outside the collective's ranks";
+    return "";
+  }
   bool down(int port, uint64_t t) const {
     for (const PortDownWindow& w : port_down)
       if (w.port == port && t >= w.begin && t < w.end) return true;

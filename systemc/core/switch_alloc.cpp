@@ -40,7 +40,8 @@ void SwitchCore::build_requests(uint64_t t) {
   req_outputs_.clear();
   stall_.clear_row(0);
   uint64_t* stall = stall_.row(0);
-  uint64_t any[16 + 1] = {};  // OR of all request rows; ports <= 1024 -> 16 words
+  any_.clear_row(0);
+  uint64_t* any = any_.row(0);  // OR of all request rows (sized from the port count)
   const uint64_t* act = active_.row(0);
 
   for (int w = 0; w < words_; ++w) {

@@ -66,6 +66,7 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   req_.resize(n_, n_);
   req_t_.resize(n_, n_);
   stall_.resize(1, n_);
+  any_.resize(1, n_);
   req_inputs_.reserve(n_);
   req_outputs_.reserve(n_);
   match_.assign(n_, -1);

@@ -141,7 +141,7 @@ class SwitchCore {
   uint64_t egress_flits_ = 0;
 
   // Allocation scratch (reused every cycle).
-  BitMatrix req_, req_t_, stall_;
+  BitMatrix req_, req_t_, stall_, any_;
   std::vector<int> req_inputs_, req_outputs_, match_;
 
   SwitchStats stats_;

@@ -94,6 +94,12 @@ class AcceleratorEndpoints {
   int define_group(const std::vector<int>& members);
   void release_group(int g);
   const std::vector<uint16_t>& group_members(int g) const { return groups_.at(static_cast<size_t>(g)); }
+  // Entries of the multicast group table not held by any group.
+  int free_groups() const {
+    int n = 0;
+    for (const auto& g : groups_) n += g.empty() ? 1 : 0;
+    return n;
+  }
   int accelerators() const { return nacc_; }
   int engine_units() const { return n_ - nacc_; }
   // The engine unit that serves accelerator p's multicast requests (an endpoint id), or -1.

@@ -70,6 +70,8 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
     for (int r = 0; r < n; ++r) ranks[static_cast<size_t>(r)] = r;
     const std::string split = cfg.faults.pod_split(ranks);
     if (!split.empty()) fail("--ranks " + std::to_string(n) + ": " + split);
+    const std::string down = cfg.faults.down_member(ranks);
+    if (!down.empty()) fail("--ranks " + std::to_string(n) + ": " + down);
   }
   if (opt.root < 0)
     fail("--root " + std::to_string(opt.root) + ": expected a rank index >= 0");
@@ -145,8 +147,8 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
       for (int n : opt.group_sizes)
         for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, n, b));
   t.rows.resize(specs.size());
-  for_each_row(
-      specs.size(), opt.jobs, [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check); },
+  t.interrupted = measure_rows(
+      t.rows, opt.jobs, [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check); },
       [&](size_t d) {
         if (progress) progress(d, specs.size());
       });
@@ -217,6 +219,7 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
   meta["tool"] = "upswitch coll";
   meta["upswitch_version"] = UPSWITCH_VERSION;
   meta["preset"] = t.cfg.preset.empty() ? "default" : t.cfg.preset;
+  meta["interrupted"] = t.interrupted;  // Ctrl-C: only the points completed before it
   meta["type"] = tl::red_type_name(t.opt.type);
   meta["op"] = tl::red_op_name(t.opt.op);
   meta["slice_bytes"] = t.opt.slice_bytes ? json(t.opt.slice_bytes) : json("auto");

@@ -48,6 +48,7 @@ struct CollTable {
   config::Config cfg;
   CollTableOptions opt;
   std::vector<CollRow> rows;
+  bool interrupted = false;  // Ctrl-C: rows holds the points completed before it, in table order
 };
 
 // The message sizes of the table (rounded down to whole elements; at least one element).

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "config/param_table.h"
+#include "core/interrupt.h"
 #include "endpoint/transfer.h"
 #include "tl/message.h"
 #include "top/parallel_rows.h"
@@ -205,7 +206,7 @@ BandwidthResult p2p_all_to_all(const config::Config& cfg, const P2pPoint& p, uin
   config::validate(c);
 
   TxnFabric f(c, true);
-  f.run_plain();
+  f.run_plain([](uint64_t) { core::poll_interrupt(); });
   const endpoint::TxnResult& r = f.endpoints().result();
   for (int s = 1; s < tl::kStatuses; ++s)
     if (r.statuses[static_cast<size_t>(s)] != 0)
@@ -258,8 +259,8 @@ P2pTable measure_p2p_table(const config::Config& cfg, const P2pOptions& opt) {
   };
 
   // Rows are independent, so they may run on several threads; the first failing row (in table
-  // order) is reported, as a single thread would.
-  for_each_row(pts.size(), opt.jobs, measure_row);
+  // order) is reported, as a single thread would. Interrupted, the completed rows are kept.
+  t.interrupted = measure_rows(t.rows, opt.jobs, measure_row);
   return t;
 }
 
@@ -271,6 +272,7 @@ nlohmann::ordered_json p2p_json(const P2pTable& t) {
   meta["tool"] = "upswitch p2p";
   meta["upswitch_version"] = UPSWITCH_VERSION;
   meta["preset"] = c.preset.empty() ? "default" : c.preset;
+  meta["interrupted"] = t.interrupted;  // Ctrl-C: only the rows completed before it
   meta["summary"] = {
       {"switch_ports", c.sw.ports},
       {"vcs", c.sw.vcs},

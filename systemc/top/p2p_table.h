@@ -58,6 +58,7 @@ struct P2pTable {
   P2pOptions opt;
   int pair_ports = 0;  // ports the latency and pair runs actually used
   std::vector<P2pRow> rows;
+  bool interrupted = false;  // Ctrl-C: rows holds the rows completed before it, in table order
 };
 
 // The rows of the table, in order: per operation, reads and writes at 4 .. 256 B (one request)

@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/interrupt.h"
+
 namespace upswitch::top {
 
 // Calls row(i) for every i in [0, n) on up to `jobs` threads (the caller's included); after each
@@ -45,6 +47,31 @@ inline void for_each_row(size_t n, int jobs, const std::function<void(size_t)>& 
   for (std::thread& th : threads) th.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+// for_each_row over rows[0 .. n) that tells an interruption from a failure: when Ctrl-C
+// (core::Interrupted) stops the rows, `rows` keeps only those that completed, in table order, and
+// the call returns true; any other failure is rethrown as for_each_row does.
+template <class Row>
+bool measure_rows(std::vector<Row>& rows, int jobs, const std::function<void(size_t)>& row,
+                  const std::function<void(size_t)>& done = {}) {
+  std::vector<char> completed(rows.size(), 0);
+  try {
+    for_each_row(
+        rows.size(), jobs,
+        [&](size_t i) {
+          row(i);
+          completed[i] = 1;
+        },
+        done);
+    return false;
+  } catch (const core::Interrupted&) {
+    size_t kept = 0;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (completed[i]) rows[kept++] = std::move(rows[i]);
+    rows.resize(kept);
+    return true;
+  }
 }
 
 }  // namespace upswitch::top

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "config/param_table.h"
+#include "core/interrupt.h"
 #include "top/parallel_rows.h"
 #include "top/txn_fabric.h"
 #include "top/txn_report.h"
@@ -40,7 +41,7 @@ config::Config loaded_point_config(const config::Config& base, tl::Opcode op, ui
 LoadedLatencyRow measure_loaded(const config::Config& base, tl::Opcode op, uint64_t bytes, double load) {
   const config::Config c = loaded_point_config(base, op, bytes, load);
   TxnFabric f(c, true);
-  f.run_plain();
+  f.run_plain([](uint64_t) { core::poll_interrupt(); });
   const nlohmann::json s = build_txn_summary(f, RunTiming{}, {});
   const nlohmann::json& l = s["ops"][tl::opcode_name(op)]["latency"];
   LoadedLatencyRow row;
@@ -85,16 +86,20 @@ PlannerTable measure_planner_table(const config::Config& cfg, const PlannerOptio
   t.coll = measure_coll_table(cfg, co, [&](size_t d, size_t n) {
     if (progress) progress("coll", d, n);
   });
+  t.interrupted = t.coll.interrupted;  // Ctrl-C: keep what is complete and measure nothing more
+  if (t.interrupted) return t;
   P2pOptions po = opt.p2p;
   po.jobs = opt.jobs;
   t.p2p = measure_p2p_table(cfg, po);
   if (progress) progress("p2p", 1, 1);
+  t.interrupted = t.p2p.interrupted;
+  if (t.interrupted) return t;
   std::vector<std::pair<tl::Opcode, uint64_t>> loaded;
   for (tl::Opcode op : opt.loaded_ops)
     for (uint64_t b : opt.loaded_sizes) loaded.emplace_back(op, b);
   t.loaded.resize(loaded.size());
-  for_each_row(
-      loaded.size(), opt.jobs,
+  t.interrupted = measure_rows(
+      t.loaded, opt.jobs,
       [&](size_t i) { t.loaded[i] = measure_loaded(cfg, loaded[i].first, loaded[i].second, opt.loaded_load); },
       [&](size_t d) {
         if (progress) progress("loaded", d, loaded.size());
@@ -102,11 +107,13 @@ PlannerTable measure_planner_table(const config::Config& cfg, const PlannerOptio
   std::vector<std::pair<int, double>> points;
   for (int tokens : opt.moe_tokens)
     for (double s : opt.moe_skews) points.emplace_back(tokens, s);
+  if (t.interrupted) return t;
   t.moe.resize(points.size());
-  for_each_row(
-      points.size(), opt.jobs,
+  t.interrupted = measure_rows(
+      t.moe, opt.jobs,
       [&](size_t i) {
         const WorkloadResult r = run_workload(moe_point_config(cfg, points[i].first, points[i].second));
+        if (r.interrupted) throw core::Interrupted();  // a partial workload is no table row
         MoeRow& row = t.moe[i];
         row.tokens = points[i].first;
         row.zipf_s = points[i].second;
@@ -158,6 +165,7 @@ nlohmann::ordered_json planner_json(const PlannerTable& t) {
   json out;
   out["upswitch_version"] = UPSWITCH_VERSION;
   out["config_hash"] = config_hash(t.cfg);
+  out["interrupted"] = t.interrupted;  // Ctrl-C: the parts and rows completed before it
   out["config"] = json::parse(config::config_to_json(t.cfg).dump());
   out["coll"] = coll_json(t.coll);
   out["p2p"] = p2p_json(t.p2p);

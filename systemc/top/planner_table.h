@@ -56,6 +56,7 @@ struct PlannerTable {
   P2pTable p2p;
   std::vector<LoadedLatencyRow> loaded;
   std::vector<MoeRow> moe;
+  bool interrupted = false;  // Ctrl-C: the parts and rows completed before it; later parts empty
 };
 
 // Throws config::ConfigError (one line) for inputs the table cannot measure.

@@ -44,6 +44,7 @@ nlohmann::ordered_json replay_json(const ReplayResult& r) {
   json out;
   out["upswitch_version"] = UPSWITCH_VERSION;
   out["config_hash"] = config_hash(r.cfg);
+  out["interrupted"] = r.interrupted;  // Ctrl-C: rows of the operations completed before it
   out["config"] = json::parse(config::config_to_json(r.cfg).dump());
   out["trace"] = r.trace;
   out["cycles"] = r.cycles;

@@ -1,8 +1,9 @@
 #include "top/report.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -145,14 +146,17 @@ std::string latency_histogram_csv(const Fabric& f) {
   return o.str();
 }
 
+void write_file(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+  const int err = errno;
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(ok ? errno : err));
+}
+
 void write_file_atomic(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write '" + tmp + "'");
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write '" + tmp + "'");
-  }
+  write_file(tmp, text);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "'");
 }
 

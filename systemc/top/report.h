@@ -30,6 +30,9 @@ std::string latency_histogram_csv(const Fabric& f);
 // Zero-load packet latency in cycles for a packet of `flits` flits (doc/architecture.md).
 uint64_t zero_load_latency_cycles(const Fabric& f, int flits);
 
+// Writes `text` to `path`, checking every step (a full disk is an error, not a short file);
+// throws std::runtime_error naming the path and the reason.
+void write_file(const std::string& path, const std::string& text);
 // Writes `text` to `path` through a temporary file and a rename.
 void write_file_atomic(const std::string& path, const std::string& text);
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "coll/plan.h"
+#include "core/interrupt.h"
 
 namespace upswitch::top {
 namespace {
@@ -51,6 +52,10 @@ void check_trace(const config::Config& cfg, const traffic::Trace& t) {
       bad(t, op, "field 'algo' = \"switch\": needs the reduction engine (reduce.enable = true)");
     const std::string wrong = coll::check_spec(op.spec, acc);
     if (!wrong.empty()) bad(t, op, op.op + ": " + wrong);
+    const std::string split = cfg.faults.pod_split(op.spec.ranks);
+    if (!split.empty()) bad(t, op, "field 'ranks': " + split);
+    const std::string down = cfg.faults.down_member(op.spec.ranks);
+    if (!down.empty()) bad(t, op, "field 'ranks': " + down);
     used += region_bytes(op.spec);
     if (used > cfg.accel.memory_bytes)
       bad(t, op, "the collectives up to this line need " + std::to_string(used) +
@@ -172,13 +177,14 @@ void TraceReplayer::complete(size_t i, uint64_t t) {
   }
 }
 
-std::vector<ReplayRow> TraceReplayer::rows() const {
+std::vector<ReplayRow> TraceReplayer::rows(bool completed_only) const {
   const double cpu = f_.config().clock_ghz * 1000.0;
   const auto us = [&](uint64_t c) { return static_cast<double>(c - std::min(c, base_)) / cpu; };
   std::vector<ReplayRow> out;
   for (size_t i = 0; i < ops_.size(); ++i) {
     const traffic::TraceOp& op = trace_.ops[i];
     const OpState& s = ops_[i];
+    if (completed_only && !s.done) continue;
     ReplayRow r;
     r.line = op.line;
     r.id = op.id;
@@ -199,13 +205,17 @@ ReplayResult replay_trace(const config::Config& cfg, const traffic::Trace& trace
   const auto wall0 = std::chrono::steady_clock::now();
   TxnFabric fabric(cfg, false);
   TraceReplayer replayer(fabric, trace);
-  if (!replayer.run()) throw std::logic_error("trace replay: the operations did not complete");
-  const std::vector<std::string> undrained = check_txn_drained(fabric);
-  if (!undrained.empty()) throw std::logic_error("trace replay: fabric not drained at the end: " + undrained[0]);
   ReplayResult out;
+  try {
+    if (!replayer.run()) throw std::logic_error("trace replay: the operations did not complete");
+    const std::vector<std::string> undrained = check_txn_drained(fabric);
+    if (!undrained.empty()) throw std::logic_error("trace replay: fabric not drained at the end: " + undrained[0]);
+  } catch (const core::Interrupted&) {
+    out.interrupted = true;  // Ctrl-C: the rows of the operations completed before it
+  }
   out.cfg = cfg;
   out.trace = trace.name;
-  out.rows = replayer.rows();
+  out.rows = replayer.rows(out.interrupted);
   out.cycles = fabric.now();
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return out;

@@ -37,6 +37,7 @@ struct ReplayResult {
   std::vector<ReplayRow> rows;  // in trace order
   uint64_t cycles = 0;          // the cycle after the last simulated one
   double wall_seconds = 0;
+  bool interrupted = false;     // Ctrl-C: rows of the operations completed before it
 };
 
 // Bytes at the start of every memory the trace's collectives take for their buffers (the runner
@@ -60,7 +61,8 @@ class TraceReplayer : public endpoint::TransferClient, public CycleHook {
   // `max_cycles` passed first. Throws config::ConfigError when more switch-algorithm collectives
   // run at once than reduce.groups holds, std::logic_error when the schedule stalls.
   bool run(uint64_t max_cycles = UINT64_MAX);
-  std::vector<ReplayRow> rows() const;
+  // Every operation's row, in trace order; `completed_only`: only those that completed.
+  std::vector<ReplayRow> rows(bool completed_only = false) const;
   const traffic::Trace& trace() const { return trace_; }
   // The runner's id of collective op `op` (index into the trace), -1 before it started.
   int run_of(size_t op) const { return ops_.at(op).run; }

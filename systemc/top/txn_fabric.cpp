@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/interrupt.h"
 #include "top/conservation.h"
 #include "top/link_layers.h"
 
@@ -91,6 +92,7 @@ bool TxnFabric::run_until_idle(uint64_t max_cycles, CycleHook* hook) {
   const uint64_t check = cfg_.check_interval_cycles;
   uint64_t next_check = now_ + check;
   while (now_ < limit) {
+    core::poll_interrupt();
     if (hook) hook->before_cycle(now_);
     switch_->tick(now_);
     endpoints_->tick(now_);

@@ -11,6 +11,7 @@
 #include "coll/plan.h"
 #include "coll/runner.h"
 #include "config/param_table.h"
+#include "core/interrupt.h"
 #include "top/txn_fabric.h"
 #include "traffic/moe.h"
 #include "traffic/tp.h"
@@ -91,15 +92,29 @@ void check_workload(const config::Config& cfg) {
     for (size_t r = 0; r < ranks.size(); ++r) ranks[r] = static_cast<int>(r);
     const std::string split = cfg.faults.pod_split(ranks);  // the all-to-alls would cross pods
     if (!split.empty()) throw config::ConfigError("moe.ranks: " + split);
+    const std::string down = cfg.faults.down_member(ranks);
+    if (!down.empty()) throw config::ConfigError("moe.ranks: " + down);
   }
   if (runs_tp(cfg)) {
     const std::string bad = traffic::check_tp(cfg.workload.tp, acc);
     if (!bad.empty()) throw config::ConfigError(bad);
-    if (static_cast<coll::Algorithm>(cfg.workload.tp.algo) == coll::Algorithm::kSwitch && !cfg.accel.reduce.enable)
+    const bool in_switch = static_cast<coll::Algorithm>(cfg.workload.tp.algo) == coll::Algorithm::kSwitch;
+    if (in_switch && !cfg.accel.reduce.enable)
       throw config::ConfigError("tp.algo = switch: needs the reduction engine (reduce.enable = true)");
+    // Each TP group is a communicator holding one multicast group while its collectives run, and
+    // the groups run at once (as NCCL's NVLS allocates a multicast object per communicator).
+    const int tp_groups = traffic::tp_group_count(cfg.workload.tp, acc);
+    if (in_switch && tp_groups > cfg.accel.reduce.groups)
+      throw config::ConfigError("tp.algo = switch: the " + std::to_string(tp_groups) +
+                                " TP groups each hold a multicast group at once; reduce.groups = " +
+                                std::to_string(cfg.accel.reduce.groups) + ": expected at least " +
+                                std::to_string(tp_groups));
     for (int g = 0; g < traffic::tp_group_count(cfg.workload.tp, acc); ++g) {
-      const std::string split = cfg.faults.pod_split(traffic::tp_group_ranks(cfg.workload.tp, acc, g));
+      const std::vector<int> members = traffic::tp_group_ranks(cfg.workload.tp, acc, g);
+      const std::string split = cfg.faults.pod_split(members);
       if (!split.empty()) throw config::ConfigError("tp group " + std::to_string(g) + ": " + split);
+      const std::string down = cfg.faults.down_member(members);
+      if (!down.empty()) throw config::ConfigError("tp group " + std::to_string(g) + ": " + down);
     }
   }
 }
@@ -217,11 +232,35 @@ WorkloadResult run_workload(const config::Config& cfg) {
     }
   }
 
-  if (!runner.run()) throw std::logic_error("workload: the collectives did not complete");
-  const std::vector<std::string> undrained = check_txn_drained(fabric);
-  if (!undrained.empty()) throw std::logic_error("workload: fabric not drained at the end: " + undrained[0]);
   WorkloadResult out;
   out.cfg = cfg;
+  try {
+    if (!runner.run()) throw std::logic_error("workload: the collectives did not complete");
+    const std::vector<std::string> undrained = check_txn_drained(fabric);
+    if (!undrained.empty()) throw std::logic_error("workload: fabric not drained at the end: " + undrained[0]);
+  } catch (const core::Interrupted&) {
+    out.interrupted = true;  // Ctrl-C: report the steps whose collectives all completed
+    const auto complete = [&](const WorkloadPhase& ph) {
+      for (const Pending& q : pending)
+        if (q.phase.workload == ph.workload && q.phase.group == ph.group && q.phase.step == ph.step &&
+            !runner.get(q.run).done)
+          return false;
+      return true;
+    };
+    steps.erase(std::remove_if(steps.begin(), steps.end(),
+                               [&](const WorkloadStep& st) {
+                                 WorkloadPhase ph;
+                                 ph.workload = st.workload;
+                                 ph.group = st.group;
+                                 ph.step = st.step;
+                                 return !complete(ph);
+                               }),
+                steps.end());
+    std::vector<Pending> kept;  // after the steps: `complete` reads the full list
+    for (Pending& q : pending)
+      if (complete(q.phase)) kept.push_back(std::move(q));
+    pending = std::move(kept);
+  }
   const double cpu = cycles_per_us(cfg), rate = link_gbps(cfg);
   for (Pending& q : pending) {
     const coll::CollectiveRun& r = runner.get(q.run);
@@ -380,6 +419,7 @@ nlohmann::ordered_json workload_json(const WorkloadResult& r) {
   json out;
   out["upswitch_version"] = UPSWITCH_VERSION;
   out["config_hash"] = config_hash(r.cfg);
+  out["interrupted"] = r.interrupted;  // Ctrl-C: the steps completed before it
   out["config"] = json::parse(config::config_to_json(r.cfg).dump());
   out["cycles"] = r.cycles;
   json steps = json::array();

@@ -70,6 +70,7 @@ struct WorkloadResult {
   std::vector<endpoint::TxnPortResult> ports;  // per endpoint: payload and flit counters of the whole run
   uint64_t cycles = 0;
   double wall_seconds = 0;
+  bool interrupted = false;  // Ctrl-C: phases, layers and steps of the steps completed before it
 };
 
 // Throws config::ConfigError naming the key for parameters the workload cannot run with.

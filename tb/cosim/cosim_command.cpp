@@ -3,15 +3,17 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "app/resolve_config.h"
+#include "app/table_files.h"
+#include "config/param_table.h"
 #include "core/deadlock_error.h"
 #include "cosim/cosim_run.h"
+#include "top/report.h"
 
 namespace upswitch::cosim {
 namespace {
@@ -23,6 +25,36 @@ Fault parse_fault(const std::string& s) {
   throw config::ConfigError("--fault '" + s + "': expected none, model-extra-cycle or rtl-extra-credit");
 }
 
+// The comparison is of the packet switch alone: a key that changes a packet run but that neither
+// the RTL nor the co-simulation harness models is refused, never silently dropped.
+bool unmodelled(const std::string& key) {
+  for (const char* prefix : {"faults.", "link.dl.", "partition."})
+    if (key.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+void check_modelled(const config::Config& c) {
+  if (c.kind != config::Config::TrafficKind::kPackets)
+    throw config::ConfigError("traffic.kind = transactions: the co-simulation compares packet traffic only (doc/cosim.md)");
+  const config::Config defaults = config::default_config();
+  for (const config::ParamSpec& p : config::param_table()) {
+    if (!unmodelled(p.key)) continue;
+    const nlohmann::json v = p.get(c);
+    if (v != p.get(defaults))
+      throw config::ConfigError(p.key + " = " + (v.is_string() ? v.get<std::string>() : v.dump()) +
+                                ": the co-simulation does not model faults, the data-link layer or partitions; "
+                                "leave it at its default " + p.default_text + " (doc/cosim.md)");
+  }
+}
+
+double parse_load(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || v < 0 || v > 1)
+    throw config::ConfigError("--load '" + text + "': expected a number from 0 to 1 (flits per port per cycle)");
+  return v;
+}
+
 }  // namespace
 
 config::Config resolve_cosim_config(const CosimCliOptions& opt) {
@@ -31,11 +63,11 @@ config::Config resolve_cosim_config(const CosimCliOptions& opt) {
   run.config_file = opt.config_file;
   run.sets.push_back("link.gbytes_per_s=0");
   if (!opt.pattern.empty()) run.sets.push_back("traffic.pattern=" + opt.pattern);
-  if (opt.load >= 0) run.sets.push_back("traffic.rate=" + fmt::format("{}", opt.load));
+  if (!opt.load.empty()) run.sets.push_back("traffic.rate=" + fmt::format("{}", parse_load(opt.load)));
   run.sets.insert(run.sets.end(), opt.sets.begin(), opt.sets.end());
   run.seed = opt.seed;
-  run.seed_given = opt.seed_given;
   config::Config c = app::resolve_config(run);
+  check_modelled(c);
   if (opt.packets > 0) {
     if (c.traffic.rate <= 0) throw config::ConfigError("--packets needs traffic.rate > 0");
     const double per_cycle = c.sw.ports * c.traffic.rate / c.traffic.mean_packet_flits();
@@ -95,6 +127,8 @@ int cosim_command(const CosimCliOptions& opt) {
     fault = parse_fault(opt.fault);
     cfg = resolve_cosim_config(opt);
     variant = &match_variant(cfg);
+    app::check_out_dir(opt.wave_dir, "--wave-dir");
+    if (!opt.json_out.empty()) app::check_out_file(opt.json_out, "--json");
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;
@@ -134,7 +168,14 @@ int cosim_command(const CosimCliOptions& opt) {
                      {"expected_delivery", m.expected_delivery}, {"actual_delivery", m.actual_delivery},
                      {"wave_file", m.wave_file}};
   }
-  if (!opt.json_out.empty()) std::ofstream(opt.json_out) << j.dump(2) << "\n";
+  if (!opt.json_out.empty()) {
+    try {
+      top::write_file_atomic(opt.json_out, j.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "upswitch: error: --json: " << config::ConfigError::printable(e.what()) << "\n";
+      return 2;
+    }
+  }
 
   if (!opt.quiet) {
     fmt::print("upswitch cosim: RTL {} vs model: {} ports, {} VCs, {}{}, {} traffic at {:.3f}, seed {}\n", variant->name,
@@ -177,7 +218,7 @@ CLI::App* add_cosim_command(CLI::App& app) {
   cmd->add_option("--pattern", opt->pattern, "Traffic pattern (traffic.pattern)");
   cmd->add_option("--load", opt->load, "Offered load in flits/port/cycle (traffic.rate)");
   cmd->add_option("--packets", opt->packets, "Size the measurement window for about this many packets");
-  cmd->add_option("--seed", opt->seed, "Random seed")->each([opt](const std::string&) { opt->seed_given = true; });
+  cmd->add_option("--seed", opt->seed, "Random seed (the same as --set sim.seed=N; give one of the two)");
   cmd->add_option("--wave-dir", opt->wave_dir, "Where a mismatch writes its waveform (default: current directory)");
   cmd->add_option("--fault", opt->fault, "Test hook: none, model-extra-cycle, rtl-extra-credit");
   cmd->add_option("--json", opt->json_out, "Write the verdict and both sides' results as JSON here");

@@ -18,10 +18,9 @@ struct CosimCliOptions {
   std::string config_file;
   std::vector<std::string> sets;
   std::string pattern;     // traffic.pattern shortcut
-  double load = -1;        // traffic.rate shortcut
+  std::string load;        // traffic.rate shortcut, as typed ("" = not given)
   uint64_t packets = 0;    // size the measurement window for about this many packets
-  uint64_t seed = 1;
-  bool seed_given = false;
+  std::string seed;        // as typed ("" = not given)
   std::string wave_dir = ".";
   std::string fault = "none";
   std::string json_out;
@@ -37,7 +36,9 @@ int cosim_command(const CosimCliOptions& opt);
 
 // The configuration a comparison runs: the `run` command's resolution (defaults, preset, file,
 // --set, --seed) on top of the co-simulation baseline link.gbytes_per_s=0, plus --pattern,
-// --load and --packets. Throws config::ConfigError on bad input.
+// --load and --packets. Throws config::ConfigError on bad input, and on any key the comparison
+// does not model (faults, the data-link layer, partitions, transactions) rather than ignoring it.
+
 config::Config resolve_cosim_config(const CosimCliOptions& opt);
 
 }  // namespace upswitch::cosim

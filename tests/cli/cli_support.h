@@ -2,8 +2,14 @@
 // directories per test process, file slurping, and the shape of a bad-input case.
 #pragma once
 
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,6 +19,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+extern "C" char** environ;
 
 namespace upswitch_cli {
 
@@ -65,6 +73,22 @@ inline void expect_bad_input(const std::string& args, const std::string& must_me
   EXPECT_NE(r.err.find(must_mention), std::string::npos) << args << "\n" << r.err;
   EXPECT_EQ(r.out, "") << args;
   EXPECT_FALSE(fs::exists(out)) << args << ": wrote into --out";
+}
+
+// Starts the binary with `args`, sends it SIGINT (Ctrl-C) after `delay_ms`, and returns its exit
+// status (-1 when it did not exit normally, e.g. killed by the signal).
+inline int run_and_interrupt(std::vector<std::string> args, int delay_ms) {
+  args.insert(args.begin(), UPSWITCH_BIN);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, UPSWITCH_BIN, nullptr, nullptr, argv.data(), environ) != 0) return -2;
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  kill(pid, SIGINT);
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -3;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace upswitch_cli

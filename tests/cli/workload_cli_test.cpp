@@ -89,7 +89,7 @@ TEST(WorkloadCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"workload --set moe.ranks=80", "moe.ranks = 80"},
       {"workload --set moe.hidden=3 --set moe.elem_bytes=1", "moe.hidden = 3"},
       {"workload --set moe.gating=file", "moe.assignment_file"},
-      {"workload --set moe.gating=file --set moe.assignment_file=/nonexistent/a.txt", "cannot be read"},
+      {"workload --set moe.gating=file --set moe.assignment_file=/nonexistent/a.txt", "no such file"},
       {"workload --set moe.gating=gauss", "moe.gating"},
       {"workload --set moe.gating=hot --set moe.hot_experts=[99]", "moe.hot_experts"},
       {"workload --set tp.group_size=100", "tp.group_size = 100"},

@@ -22,7 +22,7 @@ TEST_P(Agreement, CycleExact) {
   CosimCliOptions o;
   o.preset = preset;
   o.pattern = pattern;
-  o.load = load;
+  o.load = std::to_string(load);
   o.packets = 100000;
   o.sets = {"switch.allocator=" + allocator};
   const config::Config cfg = resolve_cosim_config(o);

@@ -25,7 +25,7 @@ config::Config tiny(double load, uint64_t packets) {
   CosimCliOptions o;
   o.preset = "tiny";
   o.pattern = "uniform";
-  o.load = load;
+  o.load = std::to_string(load);
   o.packets = packets;
   return resolve_cosim_config(o);
 }

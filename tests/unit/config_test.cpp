@@ -107,7 +107,7 @@ TEST(Config, YamlNestedOrDottedAndErrorsWithLines) {
             "t.yaml line 2: switch.ports = '1': expected an integer from 2 to 1024");
   EXPECT_NE(error_of([&] { load_yaml_text(c, "switch: [\n", "t.yaml"); }).find("YAML syntax error"), std::string::npos);
   EXPECT_EQ(error_of([&] { load_yaml_file(c, "/nonexistent.yaml"); }),
-            "--config '/nonexistent.yaml': cannot read the file");
+            "--config '/nonexistent.yaml': no such file");
   load_yaml_text(c, "preset: tiny\nswitch.vcs: 3\n", "t.yaml");
   EXPECT_EQ(c.sw.ports, 8);
   EXPECT_EQ(c.sw.vcs, 3);
