@@ -1,5 +1,6 @@
 #include "coll/reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -74,9 +75,13 @@ struct Checker {
   const tl::SparseMemory& mem(int i) const {
     return const_cast<top::TxnFabric&>(f).endpoints().memory(r.spec.ranks[static_cast<size_t>(i)]);
   }
-  void wrong(const std::string& what) {
-    if (res.wrong++ == 0) res.first = what;
+  // Counts a wrong element; only the first one's description is built (a message per element
+  // cost more than the simulation on large collectives).
+  template <class Describe>
+  void wrong(const Describe& describe) {
+    if (res.wrong++ == 0) res.first = describe();
   }
+  std::string rank_name(int i) const { return "rank " + std::to_string(r.spec.ranks[static_cast<size_t>(i)]); }
   // Data movement: `bytes` at rank i's `at` equal rank j's `from`.
   void same(int i, uint64_t at, int j, uint64_t from, uint64_t bytes) {
     std::vector<uint8_t> a(bytes), b(bytes);
@@ -85,59 +90,88 @@ struct Checker {
     for (uint64_t k = 0; k < bytes; k += static_cast<uint64_t>(e)) {
       ++res.elements;
       if (std::memcmp(a.data() + k, b.data() + k, static_cast<size_t>(e)) != 0)
-        wrong("rank " + std::to_string(r.spec.ranks[static_cast<size_t>(i)]) + " offset " + std::to_string(at + k) +
-              ": differs from rank " + std::to_string(r.spec.ranks[static_cast<size_t>(j)]) + "'s offset " +
-              std::to_string(from + k));
+        wrong([&] {
+          return rank_name(i) + " offset " + std::to_string(at + k) + ": differs from " + rank_name(j) +
+                 "'s offset " + std::to_string(from + k);
+        });
     }
   }
-  // Reductions: rank i's out[off, off+bytes) against the reduction of every rank's in[off, ...).
-  void reduced(int i, uint64_t off, uint64_t bytes) {
-    const int n = static_cast<int>(r.spec.ranks.size());
-    std::vector<std::vector<uint8_t>> in(static_cast<size_t>(n), std::vector<uint8_t>(bytes));
-    for (int k = 0; k < n; ++k) mem(k).read(r.layout.in + off, in[static_cast<size_t>(k)].data(), bytes);
-    std::vector<uint8_t> got(bytes);
-    mem(i).read(r.layout.out + off, got.data(), bytes);
-    const bool fl = tl::red_is_float(r.spec.type);
+  // Reductions: the out[off, off+bytes) of each rank in `who` against the reduction of every
+  // rank's in[off, ...). The reference of an element is computed once and compared with every
+  // rank that holds it (ranks x elements work, not ranks^2 x elements), in blocks of 64 KiB so
+  // the check's memory does not grow with the size.
+  void reduced(const std::vector<int>& who, uint64_t off, uint64_t bytes) {
+    const auto n = static_cast<size_t>(r.spec.ranks.size());
+    const auto eb = static_cast<uint64_t>(e);
+    const uint64_t block = std::max<uint64_t>(eb, (uint64_t{1} << 16) / eb * eb);
+    const bool fl = tl::red_is_float(r.spec.type), sum = r.spec.op == tl::RedOp::kSum;
     const double us = step_roundoff(r.spec.type, r.spec.algo), uf = final_roundoff(r.spec.type, r.spec.algo);
-    std::vector<uint64_t> vals(static_cast<size_t>(n));
-    for (uint64_t k = 0; k < bytes; k += static_cast<uint64_t>(e)) {
-      ++res.elements;
-      const uint8_t* g = got.data() + k;
-      bool ok;
-      std::string detail;
-      if (!fl) {
-        for (int x = 0; x < n; ++x) vals[static_cast<size_t>(x)] = to_bits(e, in[static_cast<size_t>(x)].data() + k);
-        const uint64_t want = int_reduce(r.spec.type, r.spec.op, vals);
-        ok = to_bits(e, g) == want;
-        detail = "got " + std::to_string(to_bits(e, g)) + ", expected " + std::to_string(want);
-      } else if (r.spec.op == tl::RedOp::kSum) {
-        long double exact = 0, mag = 0;
-        for (int x = 0; x < n; ++x) {
-          const long double v = to_ld(r.spec.type, in[static_cast<size_t>(x)].data() + k);
-          exact += v;
-          mag += std::fabs(v);
+    std::vector<uint8_t> in, got, want;
+    std::vector<long double> exact;
+    std::vector<double> bound;
+    std::vector<uint64_t> vals(n);
+    for (uint64_t b0 = 0; b0 < bytes; b0 += block) {
+      const uint64_t len = std::min(block, bytes - b0);
+      const size_t count = static_cast<size_t>(len / eb);
+      in.resize(n * len);
+      for (size_t x = 0; x < n; ++x) mem(static_cast<int>(x)).read(r.layout.in + off + b0, in.data() + x * len, len);
+      auto input = [&](size_t x, size_t c) { return in.data() + x * len + c * eb; };
+      // The reference of every element of the block: exact value and bound (float sums), else
+      // the expected bytes (integers bit-exact; min / max pick one of the inputs).
+      want.assign(count * eb, 0);
+      exact.resize(fl && sum ? count : 0);
+      bound.resize(fl && sum ? count : 0);
+      for (size_t c = 0; c < count; ++c) {
+        if (!fl) {
+          for (size_t x = 0; x < n; ++x) vals[x] = to_bits(e, input(x, c));
+          const uint64_t v = int_reduce(r.spec.type, r.spec.op, vals);
+          std::memcpy(want.data() + c * eb, &v, static_cast<size_t>(eb));
+        } else if (sum) {
+          long double ex = 0, mag = 0;
+          for (size_t x = 0; x < n; ++x) {
+            const long double v = to_ld(r.spec.type, input(x, c));
+            ex += v;
+            mag += std::fabs(v);
+          }
+          exact[c] = ex;
+          bound[c] = static_cast<double>(static_cast<long double>(n - 1) * us * 1.0001L * mag + uf * std::fabs(ex)) + 1e-300;
+        } else {
+          long double best = to_ld(r.spec.type, input(0, c));
+          for (size_t x = 1; x < n; ++x) {
+            const long double v = to_ld(r.spec.type, input(x, c));
+            best = r.spec.op == tl::RedOp::kMin ? std::min(best, v) : std::max(best, v);
+          }
+          store_float(r.spec.type, static_cast<double>(best), want.data() + c * eb);
         }
-        const double bound = static_cast<double>((n - 1) * us * 1.0001L * mag + uf * std::fabs(exact)) + 1e-300;
-        const double err = static_cast<double>(std::fabs(to_ld(r.spec.type, g) - exact));
-        ok = err <= bound;
-        res.max_error_ratio = std::max(res.max_error_ratio, err / bound);
-        detail = "got " + std::to_string(static_cast<double>(to_ld(r.spec.type, g))) + ", exact " +
-                 std::to_string(static_cast<double>(exact)) + ", bound " + std::to_string(bound);
-      } else {  // min / max pick one of the inputs: exact
-        long double best = to_ld(r.spec.type, in[0].data() + k);
-        for (int x = 1; x < n; ++x) {
-          const long double v = to_ld(r.spec.type, in[static_cast<size_t>(x)].data() + k);
-          best = r.spec.op == tl::RedOp::kMin ? std::min(best, v) : std::max(best, v);
-        }
-        uint8_t want[8] = {};
-        store_float(r.spec.type, static_cast<double>(best), want);
-        ok = std::memcmp(want, g, static_cast<size_t>(e)) == 0;
-        detail = "got " + std::to_string(static_cast<double>(to_ld(r.spec.type, g))) + ", expected " +
-                 std::to_string(static_cast<double>(best));
       }
-      if (!ok)
-        wrong("rank " + std::to_string(r.spec.ranks[static_cast<size_t>(i)]) + " element at offset " +
-              std::to_string(r.layout.out + off + k) + ": " + detail);
+      got.resize(len);
+      for (int i : who) {
+        mem(i).read(r.layout.out + off + b0, got.data(), len);
+        for (size_t c = 0; c < count; ++c) {
+          ++res.elements;
+          const uint8_t* g = got.data() + c * eb;
+          const uint64_t at = r.layout.out + off + b0 + c * eb;
+          if (fl && sum) {
+            const double err = static_cast<double>(std::fabs(to_ld(r.spec.type, g) - exact[c]));
+            res.max_error_ratio = std::max(res.max_error_ratio, err / bound[c]);
+            if (err <= bound[c]) continue;
+            wrong([&] {
+              return rank_name(i) + " element at offset " + std::to_string(at) + ": got " +
+                     std::to_string(static_cast<double>(to_ld(r.spec.type, g))) + ", exact " +
+                     std::to_string(static_cast<double>(exact[c])) + ", bound " + std::to_string(bound[c]);
+            });
+          } else if (std::memcmp(g, want.data() + c * eb, static_cast<size_t>(eb)) != 0) {
+            wrong([&] {
+              const std::string got_text = fl ? std::to_string(static_cast<double>(to_ld(r.spec.type, g)))
+                                              : std::to_string(to_bits(e, g));
+              const std::string want_text = fl ? std::to_string(static_cast<double>(to_ld(r.spec.type, want.data() + c * eb)))
+                                               : std::to_string(to_bits(e, want.data() + c * eb));
+              return rank_name(i) + " element at offset " + std::to_string(at) + ": got " + got_text + ", expected " +
+                     want_text;
+            });
+          }
+        }
+      }
     }
   }
 };
@@ -183,10 +217,16 @@ CheckResult check_results(const top::TxnFabric& f, const CollectiveRun& r) {
   const CollectiveSpec& s = r.spec;
   const int n = static_cast<int>(s.ranks.size());
   auto begin = [&](int k) { return chunk_begin(s.bytes, n, k, c.e); };
+  if (s.coll == Collective::kAllReduce) {  // every rank holds the whole reduction: one reference
+    std::vector<int> all(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) all[static_cast<size_t>(i)] = i;
+    c.reduced(all, 0, s.bytes);
+    return c.res;
+  }
   for (int i = 0; i < n; ++i) {
     switch (s.coll) {
-      case Collective::kAllReduce: c.reduced(i, 0, s.bytes); break;
-      case Collective::kReduceScatter: c.reduced(i, begin(i), begin(i + 1) - begin(i)); break;
+      case Collective::kAllReduce: break;
+      case Collective::kReduceScatter: c.reduced({i}, begin(i), begin(i + 1) - begin(i)); break;
       case Collective::kAllGather:
         for (int k = 0; k < n; ++k) c.same(i, r.layout.out + begin(k), k, r.layout.in + begin(k), begin(k + 1) - begin(k));
         break;

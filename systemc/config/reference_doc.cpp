@@ -13,7 +13,9 @@ std::string config_reference_markdown() {
     << "`systemc/config/param_table.cpp`; a test fails when this file and the code disagree.\n"
     << "Set any key in a YAML file (`--config`, nested maps or dotted keys) or with\n"
     << "`--set KEY=VALUE`. Unknown keys, out-of-range values and malformed values are errors\n"
-    << "(exit status 2). Precedence: defaults < `--preset` < `--config` < `--set` < `--seed`.\n"
+    << "(exit status 2). Precedence: defaults < the preset (`--preset` or the file's `preset:` key; one preset, "
+       "presets do not stack) < `--config` < `--set`. `--seed N` is `--set sim.seed=N`: give one of the two. A key "
+       "given twice in one file is an error.\n"
     << "Sources for the defaults: `doc/architecture.md` (\"Where the defaults come from\").\n\n"
     << "| key | type | unit | default | allowed | description |\n"
     << "| --- | --- | --- | --- | --- | --- |\n";

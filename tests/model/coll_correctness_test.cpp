@@ -110,6 +110,47 @@ TEST(CollCorrectness, ConcurrentCollectivesOnDisjointGroups) {
   }
 }
 
+// The check itself: a result that is wrong in one element of one rank is caught, counted once,
+// and described (rank and offset); a run that is right stays right after the check. Corrupting
+// the memory by hand is the independent expectation: the check must not pass a wrong result.
+TEST(CollCorrectness, TheCheckCatchesOneWrongElement) {
+  const config::Config cfg = coll_config(8);
+  struct Case {
+    Collective c;
+    tl::RedType type;
+    tl::RedOp op;
+  };
+  for (const Case& k : {Case{Collective::kAllReduce, tl::RedType::kF32, tl::RedOp::kSum},
+                        Case{Collective::kAllReduce, tl::RedType::kS32, tl::RedOp::kXor},
+                        Case{Collective::kAllReduce, tl::RedType::kBF16, tl::RedOp::kMax},
+                        Case{Collective::kReduceScatter, tl::RedType::kF64, tl::RedOp::kSum},
+                        Case{Collective::kAllGather, tl::RedType::kU32, tl::RedOp::kSum}}) {
+    top::TxnFabric f(cfg, false);
+    coll::CollectiveRunner runner(f);
+    const int id = runner.add(spec_of(k.c, Algorithm::kRing, first_ranks(4), 4 * 70000, k.type, k.op), 0);
+    coll::fill_inputs(f, runner.get(id), 5);
+    ASSERT_TRUE(runner.run());
+    const coll::CollectiveRun& r = runner.get(id);
+    const coll::CheckResult good = coll::check_results(f, r);
+    EXPECT_EQ(good.wrong, 0u) << good.first;
+    // Rank 2's element 65,600 bytes into its output (past the check's first 64 KiB block): add
+    // one to its most significant byte, far outside any rounding bound.
+    const int e = tl::red_type_bytes(k.type);
+    const uint64_t offset = k.c == Collective::kReduceScatter ? coll::chunk_begin(r.spec.bytes, 4, 2, e) + 4 * static_cast<uint64_t>(e)
+                                                              : 65600 / static_cast<uint64_t>(e) * static_cast<uint64_t>(e);
+    tl::SparseMemory& m = f.endpoints().memory(2);
+    uint8_t byte = 0;
+    m.read(r.layout.out + offset + static_cast<uint64_t>(e) - 1, &byte, 1);
+    byte = static_cast<uint8_t>(byte ^ 0x40);
+    m.write(r.layout.out + offset + static_cast<uint64_t>(e) - 1, &byte, 1);
+    const coll::CheckResult bad = coll::check_results(f, r);
+    EXPECT_EQ(bad.wrong, 1u) << coll::collective_name(k.c) << " " << tl::red_type_name(k.type);
+    EXPECT_EQ(bad.elements, good.elements);
+    EXPECT_EQ(bad.first.rfind("rank 2 ", 0), 0u) << bad.first;
+    EXPECT_NE(bad.first.find(std::to_string(r.layout.out + offset)), std::string::npos) << bad.first;
+  }
+}
+
 TEST(CollCorrectness, BadSpecsAreRejected) {
   const config::Config cfg = coll_config(8);
   top::TxnFabric f(cfg, false);
