@@ -226,7 +226,8 @@ std::vector<ParamSpec> build_table() {
   t.push_back(float_param("txn.load", [](Config& c) -> double& { return c.txn.load; }, 0.5, 0.0, 1.0,
                           "fraction of link",
                           "Payload bytes each port offers, as a fraction of its link's byte rate (switch.flit_bytes "
-                          "x link flits per cycle); transfers arrive as a Bernoulli process of at most one per "
+                          "x link flits per cycle); a transfer's payload is its txn.sizes size, an atomic's its "
+                          "txn.atomic_bytes element; transfers arrive as a Bernoulli process of at most one per "
                           "cycle."));
   t.push_back(text_param("txn.mix", [](Config& c) -> std::string& { return c.txn_mix_text; }, "read:1,write:1",
                          "OP:WEIGHT,... (OP read, write, writefull, atomic_r, atomic_nr, reduce; WEIGHT > 0)",

@@ -149,7 +149,8 @@ void validate_transactions(Config& c) {
   const double p = c.txn.load * link_bytes / c.txn.mean_bytes();
   if (p > 1.0)
     fail("txn.load = " + format_float(c.txn.load) + " with a mean transfer of " + format_float(c.txn.mean_bytes()) +
-         " B (txn.sizes) and " + format_float(link_bytes) + " link B/cycle needs " + format_float(p) +
+         " B (txn.sizes, atomics txn.atomic_bytes, weighted by txn.mix) and " + format_float(link_bytes) +
+         " link B/cycle needs " + format_float(p) +
          " transfers per port per cycle: expected at most 1 (one transfer per cycle per port); raise txn.sizes "
          "or lower txn.load");
 }

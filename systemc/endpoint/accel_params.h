@@ -52,13 +52,23 @@ struct TxnWorkload {
   int atomic_bytes = 8;                            // element size of synthetic atomics
   uint64_t footprint_bytes = 0;                    // addresses used in each target's window
 
+  // Mean payload of one transfer over the mix, as the offered-load counters count it: a read's,
+  // write's or reduce's size (txn.sizes), an atomic's element (atomic_bytes). txn.load is this
+  // payload per cycle as a fraction of the link's byte rate, so an atomic counts its 8 B, not a
+  // size it does not carry.
   double mean_bytes() const {
     double w = 0, s = 0;
     for (const auto& [b, x] : sizes) {
       s += b * x;
       w += x;
     }
-    return w > 0 ? s / w : 0;
+    const double sized = w > 0 ? s / w : 0;
+    double mw = 0, ms = 0;
+    for (const auto& [op, x] : mix) {
+      ms += x * (tl::is_atomic(op) ? static_cast<double>(atomic_bytes) : sized);
+      mw += x;
+    }
+    return mw > 0 ? ms / mw : sized;
   }
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 
 #include "txn_support.h"
 
@@ -166,6 +167,33 @@ TEST(TxnSynthetic, BytesNobodyReadsDoNotChangeTiming) {
   size_t watched_pages = 0;
   for (int p = 0; p < 16; ++p) watched_pages += watched.endpoints().memory(p).pages();
   EXPECT_LT(pages, watched_pages / 2);  // only the atomics' pages
+}
+
+// txn.load is the offered payload as a fraction of the link's byte rate whatever the mix: an
+// atomic offers its element (txn.atomic_bytes), not a txn.sizes transfer it does not carry (the
+// arrival rate used 256 B for an 8 B atomic, so an atomic mix offered 1/32 of txn.load). The
+// expectation is the definition itself: offered bytes = load x link bytes per cycle x cycles.
+TEST(TxnSynthetic, OfferedLoadIsTxnLoadForEveryMix) {
+  struct Case {
+    const char* mix;
+    const char* load;
+  };
+  for (const Case& k : {Case{"atomic_r:1", "0.05"}, Case{"atomic_nr:1", "0.1"}, Case{"read:1,atomic_r:1", "0.4"},
+                        Case{"write:3,atomic_nr:1", "0.5"}}) {
+    const config::Config cfg = make_txn_config({{"switch.ports", "16"},
+                                                {"txn.mix", k.mix},
+                                                {"txn.load", k.load},
+                                                {"sim.warmup_cycles", "1000"},
+                                                {"sim.measure_cycles", "20000"}});
+    top::TxnFabric f(cfg, true);
+    f.run_plain();
+    const auto& r = f.endpoints().result();
+    uint64_t offered = 0;
+    for (const auto& p : r.ports) offered += p.offered_bytes;
+    const double link_bytes = cfg.flit_bytes * cfg.link_flits_per_cycle();
+    const double load = static_cast<double>(offered) / (static_cast<double>(r.window_cycles) * 16 * link_bytes);
+    EXPECT_NEAR(load, std::stod(k.load), 0.03 * std::stod(k.load)) << k.mix;
+  }
 }
 
 }  // namespace

@@ -395,7 +395,9 @@ TEST(ConfigTxn, YamlSetsTransactionKeys) {
   EXPECT_FALSE(c.accel.compression);
   EXPECT_TRUE(c.accel.atomic_supported[static_cast<size_t>(tl::AtomicOp::kSwap)]);
   EXPECT_FALSE(c.accel.atomic_supported[static_cast<size_t>(tl::AtomicOp::kCas)]);
-  EXPECT_DOUBLE_EQ(c.txn.mean_bytes(), 544.0);
+  // Mean payload per transfer: reads carry (64 + 1024) / 2 = 544 B, the atomic its 8 B element:
+  // (3 x 544 + 8) / 4.
+  EXPECT_DOUBLE_EQ(c.txn.mean_bytes(), 410.0);
 }
 
 TEST(Config, DocConfigMdIsTheGeneratedReference) {
