@@ -22,7 +22,8 @@ TrafficEndpoints::TrafficEndpoints(const TrafficParams& traffic, const MeasurePa
       to_switch_(ports, nullptr),
       from_switch_(ports, nullptr),
       window_begin_(measure.warmup_cycles),
-      window_end_(measure.warmup_cycles + measure.measure_cycles) {
+      window_end_(measure.warmup_cycles + measure.measure_cycles),
+      saturation_(window_begin_, window_end_, measure.saturation_windows) {
   const double mean = tp_.mean_packet_flits();
   for (int p = 0; p < n_; ++p) {
     Source& s = src_[p];
@@ -73,6 +74,8 @@ void TrafficEndpoints::advance_phase(uint64_t t) {
     result_.backlog_flits_start = backlog_total_;
     phase_ = Phase::kMeasure;
   }
+  if (phase_ == Phase::kMeasure)
+    while (t >= saturation_.next_sample()) saturation_.sample(static_cast<double>(backlog_total_));
   if (phase_ == Phase::kMeasure && t >= window_end_) {
     result_.window_cycles = window_end_ - window_begin_;
     result_.backlog_flits_end = backlog_total_;
@@ -81,18 +84,12 @@ void TrafficEndpoints::advance_phase(uint64_t t) {
       result_.ports[p].backlog_flits_end = src_[p].backlog;
       offered += result_.ports[p].offered_flits;
     }
-    // Saturated: the sources' backlog grew over the window by more than 2% of what was offered
-    // (and by more than a few packets per port), i.e. the switch did not keep up.
-    const uint64_t growth = backlog_total_ > result_.backlog_flits_start
-                                ? backlog_total_ - result_.backlog_flits_start
-                                : 0;
-    const double threshold = std::max(0.02 * static_cast<double>(offered),
-                                       4.0 * n_ * tp_.mean_packet_flits());
-    if (static_cast<double>(growth) > threshold) {
-      result_.saturated = true;
-      result_.saturation_reason = "source backlog grew by " + std::to_string(growth) +
-                                  " flits over the window (offered " + std::to_string(offered) + ")";
-    }
+    // Saturated: the sources' backlog grew over the window's sample windows (traffic/saturation.h;
+    // by more than a few packets per port), i.e. the switch did not keep up.
+    result_.saturation = saturation_.evidence();
+    result_.saturated = SaturationDetector::saturated(result_.saturation, static_cast<double>(offered),
+                                                      4.0 * n_ * tp_.mean_packet_flits(), "flits",
+                                                      &result_.saturation_reason);
     phase_ = result_.saturated ? Phase::kFlush : Phase::kDrain;
   }
   if (phase_ == Phase::kDrain) {
@@ -207,6 +204,7 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   if (++result_.packets_delivered > result_.packets_created) fail("more packets delivered than created");
   if (f.flags & core::Flit::kMeasured) {
     result_.packet_latency.add(t - f.created);
+    saturation_.delivered(t, t - f.created);
     result_.network_latency.add(t - f.injected);
     ++result_.measured_delivered;
     --measured_outstanding_;
@@ -267,7 +265,7 @@ uint64_t TrafficEndpoints::next_activity(uint64_t t) const {
     next = std::min(next, from_switch_[p]->next_flit_due());
   }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
-  if (phase_ == Phase::kMeasure) next = std::min(next, window_end_);
+  if (phase_ == Phase::kMeasure) next = std::min({next, window_end_, saturation_.next_sample()});
   return std::max(next, t + 1);
 }
 

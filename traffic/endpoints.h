@@ -100,6 +100,7 @@ class TrafficEndpoints {
   std::vector<SinkVc> sink_;  // per (port, vc)
   std::vector<core::Link*> to_switch_, from_switch_;
   uint64_t window_begin_, window_end_;
+  SaturationDetector saturation_;
   Phase phase_ = Phase::kWarmup;
   bool generating_ = true;
   bool stop_requested_ = false;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "stats/histogram.h"
+#include "traffic/saturation.h"
 
 namespace upswitch::traffic {
 
@@ -24,6 +25,7 @@ struct RunResult {
   uint64_t backlog_flits_start = 0, backlog_flits_end = 0;
   bool saturated = false;
   std::string saturation_reason;
+  SaturationEvidence saturation;  // the sample windows behind the verdict
   bool interrupted = false;
   uint64_t end_cycle = 0;  // last simulated cycle + 1
   uint64_t packets_created = 0, packets_delivered = 0;

@@ -43,6 +43,7 @@ struct MeasureParams {
   uint64_t max_drain_cycles = 0;
   bool flush = true;
   uint64_t seed = 0;
+  int saturation_windows = 10;  // sample windows the saturation verdict looks at (traffic/saturation.h)
 };
 
 }  // namespace upswitch::traffic

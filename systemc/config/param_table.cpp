@@ -263,6 +263,11 @@ std::vector<ParamSpec> build_table() {
   t.push_back(int_param("sim.measure_cycles", [](Config& c) -> uint64_t& { return c.measure.measure_cycles; }, 20000,
                         1, int64_t{1} << 40, "cycles",
                         "Measurement window: packets created in it are measured; throughput is counted in it."));
+  t.push_back(int_param("sim.saturation_windows", [](Config& c) -> int& { return c.measure.saturation_windows; }, 10,
+                        3, 1000, "windows",
+                        "Equal parts of the measurement window at whose boundaries the source backlog is sampled: a "
+                        "significant growing trend over them (or growth over 2% of the offered load) marks the run "
+                        "saturated (doc/architecture.md, Measurement protocol)."));
   t.push_back(int_param("sim.max_drain_cycles", [](Config& c) -> uint64_t& { return c.measure.max_drain_cycles; },
                         200000, 0, int64_t{1} << 40, "cycles",
                         "Limit on waiting for measured packets after the window; exceeding it marks the run saturated."));

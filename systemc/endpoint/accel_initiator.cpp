@@ -196,6 +196,7 @@ void AcceleratorEndpoints::finish_transfer(uint32_t th, uint64_t t) {
     ++o.completed;
     o.bytes += tr.req.bytes;
     o.latency.add(t - tr.created);
+    saturation_.delivered(t, t - tr.created);
     o.network_latency.add(t - tr.first_issue);
     ++result_.measured_completed;
     --measured_outstanding_;

@@ -24,6 +24,8 @@ void AcceleratorEndpoints::advance_phase(uint64_t t) {
     result_.backlog_bytes_start = backlog_total_;
     phase_ = Phase::kMeasure;
   }
+  if (phase_ == Phase::kMeasure)
+    while (t >= saturation_.next_sample()) saturation_.sample(static_cast<double>(backlog_total_));
   if (phase_ == Phase::kMeasure && t >= window_end_) {
     result_.window_cycles = window_end_ - window_begin_;
     result_.backlog_bytes_end = backlog_total_;
@@ -32,16 +34,13 @@ void AcceleratorEndpoints::advance_phase(uint64_t t) {
       result_.ports[p].backlog_bytes_end = ports_[p].backlog_bytes;
       offered += result_.ports[p].offered_bytes;
     }
-    // Saturated: the initiators' unissued backlog grew over the window by more than 2% of what
-    // was offered (and by more than a few transfers per port): the fabric did not keep up.
-    const uint64_t growth =
-        backlog_total_ > result_.backlog_bytes_start ? backlog_total_ - result_.backlog_bytes_start : 0;
-    const double threshold = std::max(0.02 * static_cast<double>(offered), 4.0 * n_ * wl_.mean_bytes());
-    if (static_cast<double>(growth) > threshold) {
-      result_.saturated = true;
-      result_.saturation_reason = "initiator backlog grew by " + std::to_string(growth) +
-                                  " bytes over the window (offered " + std::to_string(offered) + ")";
-    }
+    // Saturated: the initiators' unissued backlog grew over the window's sample windows (as for
+    // packets, traffic/saturation.h; by more than a few transfers per port): the fabric did not
+    // keep up.
+    result_.saturation = saturation_.evidence();
+    result_.saturated = traffic::SaturationDetector::saturated(result_.saturation, static_cast<double>(offered),
+                                                               4.0 * n_ * wl_.mean_bytes(), "bytes",
+                                                               &result_.saturation_reason);
     phase_ = result_.saturated ? Phase::kFlush : Phase::kDrain;
   }
   if (phase_ == Phase::kDrain) {

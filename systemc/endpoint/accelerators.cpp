@@ -37,6 +37,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
   }
   window_begin_ = synthetic_ ? measure.warmup_cycles : 0;
   window_end_ = synthetic_ ? measure.warmup_cycles + measure.measure_cycles : UINT64_MAX;
+  if (synthetic_) saturation_ = traffic::SaturationDetector(window_begin_, window_end_, measure.saturation_windows);
   if (synthetic_ && wl_.mean_bytes() > 0) {
     arrival_prob_ = std::min(1.0, wl_.load * link_bytes_per_cycle / wl_.mean_bytes());
     log_q_ = traffic::Rng::log_q(arrival_prob_);
@@ -152,7 +153,7 @@ uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
     if (faults_on_) next = std::min(next, faults_next(p));
   }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
-  if (phase_ == Phase::kMeasure) next = std::min(next, window_end_);
+  if (phase_ == Phase::kMeasure) next = std::min({next, window_end_, saturation_.next_sample()});
   return std::max(next, t + 1);
 }
 

@@ -267,6 +267,7 @@ class AcceleratorEndpoints {
   std::vector<uint32_t> free_transfers_;
   uint64_t transfers_in_flight_ = 0, measured_outstanding_ = 0, backlog_total_ = 0;
   uint64_t window_begin_ = 0, window_end_ = 0;
+  traffic::SaturationDetector saturation_;  // synthetic runs: the backlog over the window's parts
   uint64_t member_in_flight_ = 0;
   std::vector<core::RejectLine*> rejects_;  // per port; empty = none connected
   std::vector<int> pods_;

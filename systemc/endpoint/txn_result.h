@@ -9,6 +9,7 @@
 
 #include "stats/histogram.h"
 #include "tl/ops.h"
+#include "traffic/saturation.h"
 
 namespace upswitch::endpoint {
 
@@ -49,6 +50,7 @@ struct TxnResult {
   uint64_t backlog_bytes_start = 0, backlog_bytes_end = 0;
   bool saturated = false, interrupted = false;
   std::string saturation_reason;
+  traffic::SaturationEvidence saturation;  // the sample windows behind the verdict (synthetic runs)
   uint64_t transfers_created = 0, transfers_completed = 0;
   uint64_t requests_issued = 0, requests_answered = 0, requests_rejected = 0;
   uint64_t measured_transfers = 0, measured_completed = 0;

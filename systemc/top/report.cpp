@@ -99,6 +99,7 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
                   {"unit", "cycles (the *_ns fields in ns)"}};
   j["saturated"] = r.saturated;
   j["saturation_reason"] = r.saturation_reason;
+  j["saturation"] = saturation_json(r.saturation);
   j["switch"] = switch_summary_json(s, n, port_cycles);
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
@@ -144,6 +145,17 @@ std::string latency_histogram_csv(const Fabric& f) {
     o << v << ',' << (va == v ? a[i++].second : 0) << ',' << (vb == v ? b[k++].second : 0) << '\n';
   }
   return o.str();
+}
+
+nlohmann::json saturation_json(const traffic::SaturationEvidence& e) {
+  return {{"windows", e.windows},
+          {"queue_growth", e.queue_growth},
+          {"queue_growth_t", e.queue_growth_t},
+          {"latency_slope", e.latency_slope},
+          {"latency_slope_t", e.latency_slope_t},
+          {"latency_mean", e.latency_mean},
+          {"backlog_samples", e.backlog},
+          {"mean_latency_per_window", e.mean_latency}};
 }
 
 void write_file(const std::string& path, const std::string& text) {

@@ -8,6 +8,7 @@
 
 #include "core/switch_stats.h"
 #include "stats/histogram.h"
+#include "traffic/saturation.h"
 
 namespace upswitch::top {
 
@@ -29,6 +30,12 @@ std::string ports_csv(const Fabric& f);
 std::string latency_histogram_csv(const Fabric& f);
 // Zero-load packet latency in cycles for a packet of `flits` flits (doc/architecture.md).
 uint64_t zero_load_latency_cycles(const Fabric& f, int flits);
+
+// The saturation verdict's evidence (summary.json /saturation): sample windows, the backlog's
+// least-squares growth over the window and its t value, the latency trend per window (cycles),
+// the backlog samples and each window's mean latency (flits and cycles for packets, bytes for
+// transactions).
+nlohmann::json saturation_json(const traffic::SaturationEvidence& e);
 
 // Writes `text` to `path`, checking every step (a full disk is an error, not a short file);
 // throws std::runtime_error naming the path and the reason.

@@ -6,6 +6,7 @@
 #include "config/param_table.h"
 #include "stats/registry.h"
 #include "top/link_layers.h"
+#include "top/report.h"
 #include "top/txn_fabric.h"
 #include "version.h"
 
@@ -112,6 +113,7 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
   j["link"] = link;
   j["saturated"] = r.saturated;
   j["saturation_reason"] = r.saturation_reason;
+  j["saturation"] = saturation_json(r.saturation);
   j["switch"] = switch_summary_json(s, n, port_cycles);
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};

@@ -80,7 +80,7 @@ TEST(Cli, TransactionRunWritesItsOutputsAndIsDeterministic) {
   const fs::path a = scratch("txn_a"), b = scratch("txn_b");
   const std::string args =
       "run --preset tiny --set traffic.kind=transactions --set txn.mix=read:2,write:1,atomic_r:1 "
-      "--set txn.sizes=64:1,1024:1 --set sim.check_interval_cycles=500 --out ";
+      "--set txn.sizes=64:1,1024:1 --set txn.load=0.35 --set sim.check_interval_cycles=500 --out ";
   const Result r = run(args + a.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("efficiency"), std::string::npos);
