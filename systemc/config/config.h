@@ -32,6 +32,10 @@ struct Config {
     const double r = link_gbytes_per_s / (flit_bytes * clock_ghz);
     return r < 1.0 ? r : 1.0;
   }
+  // The deadlock watchdogs' window (config/watchdog.cpp): sim.watchdog_cycles, but never shorter
+  // than four of the longest configured round trips plus the longest scheduled link-down interval
+  // and the completion timeout, so a long path is not mistaken for a deadlock; 0 = off.
+  uint64_t watchdog_window() const;
   core::DownstreamBuffer endpoint_rx;
   core::DlParams dl;  // link.dl.*
   std::string link_errors_text, link_down_text, credit_loss_text;  // faults.* as written

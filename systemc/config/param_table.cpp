@@ -278,7 +278,9 @@ std::vector<ParamSpec> build_table() {
                         int64_t{1} << 62, "", "Random seed; a run is a pure function of (config, seed)."));
   t.push_back(int_param("sim.watchdog_cycles", [](Config& c) -> uint64_t& { return c.sw.watchdog_cycles; }, 100000, 0,
                         int64_t{1} << 40, "cycles",
-                        "Deadlock watchdog: flits queued and no grant for this long stops the run; 0 = off."));
+                        "Deadlock watchdog: flits queued and no grant (or work outstanding and nothing delivered) for this long "
+                        "stops the run; never shorter than four of the configured round trips plus the longest "
+                        "scheduled outage (config/watchdog.cpp); 0 = off."));
   t.push_back(int_param("sim.check_interval_cycles", [](Config& c) -> uint64_t& { return c.check_interval_cycles; },
                         0, 0, int64_t{1} << 40, "cycles",
                         "Check credit and flit conservation every this many cycles (0 = only at the end); both kernels."));

@@ -30,11 +30,13 @@ Fabric::Fabric(const config::Config& cfg) : cfg_(cfg) {
     down_.push_back(std::make_unique<core::Link>(lat, cred, rate));
     attach_link_layers(cfg, p, *up_.back(), *down_.back());
   }
-  switch_ = std::make_unique<core::SwitchCore>(cfg.sw, cfg.endpoint_rx);
+  core::SwitchParams sp = cfg.sw;
+  sp.watchdog_cycles = cfg.watchdog_window();
+  switch_ = std::make_unique<core::SwitchCore>(sp, cfg.endpoint_rx);
   std::vector<int> route(n);
   for (int d = 0; d < n; ++d) route[d] = switch_->output_port(static_cast<uint32_t>(d));
   endpoints_ = std::make_unique<traffic::TrafficEndpoints>(cfg.traffic, cfg.measure, n, cfg.sw.vcs,
-                                                           upstream_credits(cfg), route, cfg.sw.watchdog_cycles);
+                                                           upstream_credits(cfg), route, cfg.watchdog_window());
   for (int p = 0; p < n; ++p) {
     switch_->connect(p, up_[p].get(), down_[p].get());
     endpoints_->connect(p, up_[p].get(), down_[p].get());

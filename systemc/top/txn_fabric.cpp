@@ -43,6 +43,7 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   }
   core::SwitchParams sp = cfg_.sw;
   sp.ports = n + units;
+  sp.watchdog_cycles = cfg_.watchdog_window();
   if (units && !sp.routing_table.empty())
     for (int u = 0; u < units; ++u) sp.routing_table.push_back(n + u);
   switch_ = std::make_unique<core::SwitchCore>(sp, cfg_.endpoint_rx);
@@ -52,7 +53,7 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
     switch_->set_output_buffer(route[u], cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
   endpoints_ = std::make_unique<endpoint::AcceleratorEndpoints>(
       cfg_.accel, txn_lanes(cfg_), n, units, route, synthetic ? &cfg_.txn : nullptr, cfg_.traffic, cfg_.measure,
-      cfg_.flit_bytes * rate, cfg_.sw.watchdog_cycles);
+      cfg_.flit_bytes * rate, cfg_.watchdog_window());
   for (int p = 0; p < n + units; ++p) {
     switch_->connect(p, up_[p].get(), down_[p].get());
     endpoints_->connect(p, up_[p].get(), down_[p].get());

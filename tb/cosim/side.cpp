@@ -21,7 +21,7 @@ Side::Side(const config::Config& cfg, std::unique_ptr<CycleSwitch> sw)
   }
   endpoints_ = std::make_unique<traffic::TrafficEndpoints>(cfg.traffic, cfg.measure, n_, cfg.sw.vcs,
                                                            top::upstream_credits(cfg), route,
-                                                           cfg.sw.watchdog_cycles);
+                                                           cfg.watchdog_window());
   for (int p = 0; p < n_; ++p) endpoints_->connect(p, up_[p].get(), down_[p].get());
 }
 

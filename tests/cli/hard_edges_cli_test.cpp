@@ -77,6 +77,15 @@ TEST(HardEdges, Item3_TransactionsToADownPortEndWithTheirStatus) {
   EXPECT_NE(r.out.find("target_abort"), std::string::npos) << r.out;
 }
 
+// 4: a path longer than the watchdog's window is not a deadlock (the window scales with the
+// configured round trip).
+TEST(HardEdges, Item4_LongLinksAreNotADeadlock) {
+  for (const char* args : {"run --preset tiny --set sim.measure_cycles=2000", "coll --preset tiny --ranks 2 -b 64 -e 64"}) {
+    const Result r = run(std::string(args) + " --set link.latency_cycles=200000 --quiet");
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+  }
+}
+
 bool has_cosim() { return run("--help").out.find("cosim") != std::string::npos; }
 
 // 6: the co-simulation refuses what it does not model instead of ignoring it.

@@ -90,6 +90,42 @@ TEST(Conservation, WatchdogReportsAStarvedSource) {
   }
 }
 
+// A path longer than sim.watchdog_cycles is not a deadlock: the watchdogs' window grows to four
+// round trips (config/watchdog.cpp). link.latency_cycles = 200000 used to stop every run.
+TEST(Watchdog, LongLinksAreNotADeadlock) {
+  auto c = make_config("tiny", {{"link.latency_cycles", "20000"}, {"sim.watchdog_cycles", "3000"},
+                                {"sim.measure_cycles", "2000"}, {"traffic.rate", "0.3"}});
+  EXPECT_GT(c.watchdog_window(), 4u * 4 * 20000);  // four round trips of two links each way
+  auto f = run_plain(c);  // a false deadlock would throw (the credit loop limits it: saturated)
+  EXPECT_GT(f->endpoints().result().measured_delivered, 100u);
+  EXPECT_TRUE(top::check_drained(*f).empty());
+}
+
+// ... and a real deadlock on long links is still reported, within the scaled window: the starved
+// source of WatchdogReportsAStarvedSource with 2,000-cycle links.
+TEST(Watchdog, ARealDeadlockOnLongLinksIsStillReported) {
+  auto c = make_config("tiny", {{"switch.vcs", "1"}, {"switch.vc_buffer_flits", "2"}, {"switch.shared_buffer_flits", "0"},
+                                {"traffic.rate", "0.3"}, {"sim.watchdog_cycles", "3000"},
+                                {"link.latency_cycles", "2000"}});
+  const uint64_t window = c.watchdog_window();
+  top::Fabric f(c);
+  uint64_t last = 0;
+  try {
+    f.run_plain([&](uint64_t t) {
+      last = t;
+      if (t >= 1000 && t < 40000) f.sw().debug_drop_next_credit(2);  // every credit of port 2 in flight
+    });
+    FAIL() << "the watchdog did not fire";
+  } catch (const core::DeadlockError& e) {
+    EXPECT_NE(std::string(e.what()).find("deadlock"), std::string::npos);
+    // Not before one window has passed; once the drops end at cycle 40000 the traffic still
+    // moving backs up behind the starved input within a window or two, and a window later the
+    // watchdog (the switch's or the endpoints') fires.
+    EXPECT_GT(last, window);
+    EXPECT_LT(last, 40000 + 4 * window) << "window " << window;
+  }
+}
+
 TEST(Determinism, SameConfigAndSeedGiveTheSameRun) {
   auto c = make_config("tiny", {{"traffic.rate", "0.7"}, {"traffic.packet_mix", "1:1,4:1"}});
   auto a = run_plain(c), b = run_plain(c);
