@@ -47,7 +47,9 @@ std::vector<uint64_t> coll_sizes(const CollTableOptions& opt) {
   const auto e = static_cast<uint64_t>(std::max(4, tl::red_type_bytes(opt.type)));  // whole doublewords
   std::vector<uint64_t> sizes;
   for (uint64_t b = opt.min_bytes; b <= opt.max_bytes; b *= static_cast<uint64_t>(opt.step_factor)) {
-    sizes.push_back(std::max(e, b / e * e));
+    const uint64_t size = std::max(e, b / e * e);
+    // Sizes below one element round to the same size: one row each, not the same row twice.
+    if (sizes.empty() || sizes.back() != size) sizes.push_back(size);
     if (opt.step_factor < 2 || b > UINT64_MAX / static_cast<uint64_t>(opt.step_factor)) break;
   }
   return sizes;

@@ -51,7 +51,8 @@ struct CollTable {
   bool interrupted = false;  // Ctrl-C: rows holds the points completed before it, in table order
 };
 
-// The message sizes of the table (rounded down to whole elements; at least one element).
+// The message sizes of the table (rounded down to whole elements; at least one element; each
+// size once).
 std::vector<uint64_t> coll_sizes(const CollTableOptions& opt);
 // Throws config::ConfigError naming the option for anything the table cannot measure.
 void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt);
