@@ -243,6 +243,11 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("sweep: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except FileNotFoundError as e:  # a results directory that is not one, or whose plan is corrupt
+        return _fail(str(e), EXIT_BAD_INPUT)
+    except OSError as e:  # an --out that cannot be created or written, and the like: one line, no traceback
+        where = f" '{e.filename}'" if getattr(e, "filename", None) else ""
+        return _fail(f"cannot use{where}: {e.strerror or e}", EXIT_BAD_INPUT)
     except BrokenPipeError:  # `sweep.py plan ... | head`
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

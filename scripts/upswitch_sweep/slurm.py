@@ -382,6 +382,13 @@ def worker_main(out: str, sub_dir: str, task: int) -> int:
                         ex.discard()
                         break
                     time.sleep(0.02)
+                # scancel signals the whole job: the simulator may die of it before this worker's
+                # handler has run. A simulator killed by SIGTERM or SIGINT is a cancelled run, not
+                # a failed point: nothing is recorded, and a resumed sweep runs it again.
+                rc = ex.proc.returncode if ex.proc is not None else None
+                if not intr.requested and rc in (-signal.SIGTERM, -signal.SIGINT):
+                    ex.discard()
+                    intr.requested, intr.signum = True, -rc
                 if intr.requested:
                     status, reason = "terminated", f"received {signal.Signals(intr.signum).name}"
                     break

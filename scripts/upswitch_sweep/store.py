@@ -97,23 +97,36 @@ class Store:
     def read_plan(self) -> dict:
         p = self.out / "plan.json"
         try:
-            return json.loads(p.read_text())
+            doc = json.loads(p.read_text())
         except FileNotFoundError:
             raise FileNotFoundError(f"{self.out} holds no plan.json (not a sweep result directory)")
+        except (OSError, ValueError) as e:
+            raise FileNotFoundError(f"{p}: not a readable plan ({e}); run the sweep again into a new --out")
+        if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
+            raise FileNotFoundError(f"{p}: not a sweep plan (no list of runs); run the sweep again into a new --out")
+        return doc
 
     # ------------------------------------------------------------ results
     def result(self, run_id: str) -> dict | None:
+        """The run's result.json; a run recorded ok whose summary.json is missing or corrupt is
+        reported as failed (its outputs cannot be trusted), so merges mark it and retries rerun it."""
         try:
             doc = json.loads((self.run_dir(run_id) / "result.json").read_text())
         except (OSError, ValueError):
             return None
-        return doc if isinstance(doc, dict) and doc.get("status") in ("ok", "failed") else None
+        if not isinstance(doc, dict) or doc.get("status") not in ("ok", "failed"):
+            return None
+        if doc["status"] == "ok" and self.summary(run_id) is None:
+            doc = dict(doc, status="failed", exit_code=doc.get("exit_code"),
+                       error="summary.json missing or corrupt (not a JSON object)")
+        return doc
 
     def summary(self, run_id: str) -> dict | None:
         try:
-            return json.loads((self.run_dir(run_id) / "summary.json").read_text())
+            doc = json.loads((self.run_dir(run_id) / "summary.json").read_text())
         except (OSError, ValueError):
             return None
+        return doc if isinstance(doc, dict) else None
 
     def statuses(self, runs) -> dict:
         out = {}

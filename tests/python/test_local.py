@@ -173,3 +173,35 @@ def test_second_sweep_on_the_same_directory_is_refused(tmp_path, upswitch, slow_
     finally:
         kill_group(proc, signal.SIGKILL)
         proc.wait()
+
+
+def test_bad_out_and_bad_merge_are_one_line_exit_2(tmp_path, upswitch):
+    """Issue 22 item 9: no traceback for an --out that cannot be made or a directory that is not
+    a sweep's, one line and exit 2."""
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "plan.json").write_text("{")
+    for args in (("run", TINY8, "--out", a_file / "x", "--upswitch", upswitch),
+                 ("run", TINY8, "--out", "/proc/not-here", "--upswitch", upswitch),
+                 ("merge", bad), ("report", bad), ("merge", tmp_path / "missing")):
+        r = run_sweep(*args, check=2)
+        assert "Traceback" not in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert r.stderr.startswith("sweep: "), r.stderr
+
+
+def test_corrupt_point_summary_is_merged_as_failed(tmp_path, upswitch):
+    """A point whose summary.json is corrupt is recorded as failed, not merged with empty outputs."""
+    out = tmp_path / "c"
+    run_sweep("run", TINY8, "--out", out, "--upswitch", upswitch, check=0)
+    plan = json.loads((out / "plan.json").read_text())
+    victim = plan["runs"][3]["run_id"]
+    (out / "runs" / victim / "summary.json").write_text('{"throughput": ')
+    r = run_sweep("merge", out, check=0)
+    assert "7 ok, 1 failed" in r.stderr, r.stderr
+    rows = {x["run_id"]: x for x in read_csv(out / "results.csv")}
+    assert rows[victim]["status"] == "failed"
+    assert "summary.json" in rows[victim]["error"]
+    assert all(x["status"] == "ok" for k, x in rows.items() if k != victim)
