@@ -9,6 +9,7 @@
 #include "app/config_options.h"
 #include "app/p2p_command.h"
 #include "app/replay_command.h"
+#include "app/table_files.h"
 #include "app/run_command.h"
 #include "app/table_command.h"
 #include "app/workload_command.h"
@@ -68,15 +69,29 @@ int sc_main(int argc, char* argv[]) {
   upswitch::cosim::add_cosim_command(app);
 #endif
 
+  // The subcommands run inside parse() (their callbacks end the process with their status). What
+  // escapes them is turned into one line here, never SystemC's "uncaught exception" report.
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "upswitch: error: " << upswitch::config::ConfigError::printable(e.what()) << " (see upswitch --help)\n";
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+      std::cerr << "upswitch: error: " << upswitch::config::ConfigError::printable(e.what())
+                << " (see upswitch --help)\n";
+      return 2;
+    }
+    if (run_cmd->parsed()) return upswitch::app::run_command(run);
+    if (keys_cmd->parsed()) return print_keys(markdown);
+    if (presets_cmd->parsed()) return print_presets();
+  } catch (const upswitch::config::ConfigError& e) {
+    std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << upswitch::app::out_of_memory_line() << "\n";
+    return 2;
+  } catch (const std::exception& e) {  // a model defect: reported like a broken invariant
+    std::cerr << "upswitch: error: internal error: " << upswitch::config::ConfigError::printable(e.what()) << "\n";
+    return 4;
   }
-  if (run_cmd->parsed()) return upswitch::app::run_command(run);
-  if (keys_cmd->parsed()) return print_keys(markdown);
-  if (presets_cmd->parsed()) return print_presets();
   return 2;
 }

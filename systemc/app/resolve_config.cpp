@@ -1,5 +1,6 @@
 #include "app/resolve_config.h"
 
+#include "config/memory_estimate.h"
 #include "config/param_table.h"
 #include "config/presets.h"
 #include "config/yaml_loader.h"
@@ -26,6 +27,7 @@ config::Config resolve_config(const RunOptions& opt) {
     }
   }
   config::validate(c);
+  config::check_memory(c);  // the fabric alone; the commands add their buffers
   return c;
 }
 

@@ -1,6 +1,7 @@
 #include "app/run_outcome.h"
 
 #include <iostream>
+#include <new>
 #include <stdexcept>
 
 #include "app/table_files.h"
@@ -22,6 +23,10 @@ int run_guarded(const RunOptions& opt, Progress& progress, const std::function<v
     progress.finish();
     std::cerr << "upswitch: error: invariant violated: " << e.what() << "\n";
     return 4;
+  } catch (const std::bad_alloc&) {
+    progress.finish();
+    std::cerr << out_of_memory_line() << "\n";
+    return 2;
   }
   progress.finish();
   return 0;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 
 #include "config/config.h"
@@ -62,6 +63,9 @@ int run_measurement(const std::function<void()>& measure) {
   } catch (const core::Interrupted&) {
     std::cerr << "upswitch: interrupted before any result was complete; nothing written\n";
     return 130;
+  } catch (const std::bad_alloc&) {
+    std::cerr << out_of_memory_line() << "\n";
+    return 2;
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;
@@ -73,6 +77,11 @@ int run_measurement(const std::function<void()>& measure) {
     return 4;
   }
   return 0;
+}
+
+std::string out_of_memory_line() {
+  return "upswitch: error: out of memory during the run (beyond config/memory_estimate.cpp's estimate); make the "
+         "run smaller, or lower sim.memory_limit_gib so such runs are refused up front";
 }
 
 int interrupted_status(const std::string& out_dir) {

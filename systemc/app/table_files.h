@@ -19,9 +19,12 @@ void check_out_file(const std::string& path, const std::string& option);
 
 // Runs `measure` with Ctrl-C turned into a stop request (core::interrupt_flag; a second Ctrl-C
 // ends the process): 0 when it returns (the measurement then says whether it was interrupted);
-// a one-line error on stderr and 2 (config::ConfigError), 3 (core::DeadlockError, with the
-// blocking state), 4 (std::logic_error: an invariant) or 130 (interrupted with nothing complete).
+// a one-line error on stderr and 2 (config::ConfigError, or std::bad_alloc), 3 (core::DeadlockError,
+// with the blocking state), 4 (std::logic_error: an invariant) or 130 (interrupted with nothing
+// complete).
 int run_measurement(const std::function<void()>& measure);
+// The one line a std::bad_alloc during a run ends with (exit status 2, nothing written).
+std::string out_of_memory_line();
 // After writing what an interrupted measurement completed: its line on stderr, and 130.
 int interrupted_status(const std::string& out_dir);
 

@@ -60,6 +60,7 @@ struct Config {
   std::string port_down_text;
   double completion_timeout_ns = 0;
   uint64_t check_interval_cycles = 0;
+  double memory_limit_gib = 0;  // sim.memory_limit_gib: 0 = the machine's available memory
   std::string preset;  // the preset the run started from ("" = built-in defaults)
 };
 

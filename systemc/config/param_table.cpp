@@ -268,6 +268,11 @@ std::vector<ParamSpec> build_table() {
                         "Equal parts of the measurement window at whose boundaries the source backlog is sampled: a "
                         "significant growing trend over them (or growth over 2% of the offered load) marks the run "
                         "saturated (doc/architecture.md, Measurement protocol)."));
+  t.push_back(float_param("sim.memory_limit_gib", [](Config& c) -> double& { return c.memory_limit_gib; }, 0.0, 0.0,
+                          1048576.0, "GiB",
+                          "Memory a run may use: a run whose estimate (config/memory_estimate.cpp: links, switch, "
+                          "endpoints, collective and workload buffers) exceeds it is refused before it starts. 0 = "
+                          "the machine's available memory (MemAvailable); raise it to run anyway."));
   t.push_back(int_param("sim.max_drain_cycles", [](Config& c) -> uint64_t& { return c.measure.max_drain_cycles; },
                         200000, 0, int64_t{1} << 40, "cycles",
                         "Limit on waiting for measured packets after the window; exceeding it marks the run saturated."));

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "coll/reference.h"
+#include "config/memory_estimate.h"
 #include "coll/runner.h"
 #include "config/param_table.h"
 #include "top/parallel_rows.h"
@@ -90,6 +91,21 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   const bool needs_engine = opt.algos.empty() || std::find(opt.algos.begin(), opt.algos.end(), coll::Algorithm::kSwitch) != opt.algos.end();
   if (needs_engine && !opt.algos.empty() && !cfg.accel.reduce.enable)
     fail("--algo switch with reduce.enable = false: the switch algorithm needs the reduction engine");
+  // Memory: each point's ranks touch their whole buffer region (input, output, ring staging); up to
+  // --jobs points run at once.
+  double point_bytes = 0;
+  size_t points = 0;
+  for (coll::Collective c : opt.colls)
+    for (coll::Algorithm a : algos_for(opt, c))
+      for (int n : opt.group_sizes)
+        for (uint64_t b : coll_sizes(opt)) {
+          const coll::CollectiveSpec s = spec_for(opt, c, a, n, b);
+          point_bytes = std::max(point_bytes, static_cast<double>(n) * static_cast<double>(coll::make_layout(s, 0).end()));
+          ++points;
+        }
+  const double concurrent = static_cast<double>(std::min<size_t>(points, static_cast<size_t>(std::max(1, opt.jobs))));
+  config::check_memory(cfg, {{"collective buffers (ranks x message size x buffers, --jobs points at once)",
+                              concurrent * point_bytes}});
   // Buffers: input, output and (ring reductions) staging of the largest size, plus flags.
   const uint64_t biggest = opt.max_bytes;
   const uint64_t need = 3 * ((biggest + 4095) / 4096 * 4096) + 65536;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "coll/plan.h"
+#include "config/memory_estimate.h"
 #include "core/interrupt.h"
 
 namespace upswitch::top {
@@ -74,6 +75,14 @@ void check_trace(const config::Config& cfg, const traffic::Trace& t) {
                      " is a rank of the trace's collectives, whose buffers take the first " + std::to_string(used) +
                      " B of its memory: expected an offset >= " + std::to_string(used));
   }
+  // Memory: the collectives' buffers in every rank, and each transaction's data (its bytes at
+  // the source, in the target's memory, and what a read returns).
+  double ranks = 0, txn_bytes = 0;
+  for (bool r : coll_rank) ranks += r ? 1 : 0;
+  for (const traffic::TraceOp& op : t.ops)
+    if (!op.collective) txn_bytes += 3.0 * static_cast<double>(op.bytes);
+  config::check_memory(cfg, {{"trace collective buffers", ranks * static_cast<double>(used)},
+                             {"trace transaction data", txn_bytes}});
 }
 
 TraceReplayer::TraceReplayer(TxnFabric& f, traffic::Trace trace, bool keep_read_data)

@@ -10,6 +10,7 @@
 
 #include "coll/plan.h"
 #include "coll/runner.h"
+#include "config/memory_estimate.h"
 #include "config/param_table.h"
 #include "core/interrupt.h"
 #include "top/txn_fabric.h"
@@ -232,6 +233,18 @@ WorkloadResult run_workload(const config::Config& cfg) {
     }
   }
 
+  // Memory, now that every collective is placed and before anything is simulated: each rank's
+  // buffers up to the highest region, and the collectives' plans.
+  uint64_t region = 0;
+  double plan_bytes = 0;
+  for (const Pending& q : pending) {
+    const coll::CollectiveRun& r = runner.get(q.run);
+    region = std::max(region, r.region_end);
+    plan_bytes += static_cast<double>(r.plan.ops.size()) * 160.0;
+  }
+  config::check_memory(cfg, {{"workload buffers (ranks x collective regions)", static_cast<double>(cfg.sw.ports) *
+                                                                                  static_cast<double>(region)},
+                             {"workload collective plans", plan_bytes}});
   WorkloadResult out;
   out.cfg = cfg;
   try {
