@@ -1,0 +1,284 @@
+#!/usr/bin/python3
+"""Command-line fuzzer for upswitch (issue "hard edges"): random but plausible invocations of
+every subcommand, built from the binary's own parameter table (`upswitch keys`), with extreme and
+wrong values, flag combinations and odd paths, each checked against the command-line contract:
+
+  * exit status 0, 2, 3 (only with "deadlock" on stderr) or 130; never a signal;
+  * no Python or C++ crash text on stderr (traceback, terminate, abort, sanitizer report);
+  * on exit 2: exactly one non-empty stderr line, and nothing written into --out;
+  * peak RSS (os.wait4) under --max-rss-mib, with the address space capped at twice that.
+
+Usage: cli_fuzz.py --bin BUILD/upswitch [--seconds N] [--seed S] [--findings FILE]
+                   [--regressions FILE] [--regressions-only]
+Prints `cli_fuzz: N invocations, K findings` and exits 1 when there are findings. The regression
+cases (tests/cli_fuzz/regressions.txt: one invocation per line, `@OUT`, `@DIR`, `@FILE`, `@FIFO`
+stand for scratch paths) run first. doc/reliability.md, "Command-line fuzzing".
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import resource
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CRASH_TEXT = ("Traceback", "terminate called", "Aborted", "Segmentation fault", "AddressSanitizer",
+              "runtime error:", "uncaught exception", "std::bad_alloc", "core dumped")
+# A run these keys or flags make long is allowed to time out (it asked for a long run).
+LONG = re.compile(r"cycles|bytes|tokens|hidden|steps|layers|ports|latency|sizes|rate|load|units|flits|vcs|"
+                  r"experts|top_k|groups|contexts|outstanding|-b |-e |--max-bytes|--min-bytes|ranks|"
+                  r"window|footprint|memory|jobs|mix|packet")
+
+
+def parse_keys(binary: str) -> list[dict]:
+    out = subprocess.run([binary, "keys"], capture_output=True, text=True, check=True).stdout
+    keys = []
+    for line in out.splitlines():
+        m = re.match(r"(\S+) = (.*?)  \[([^;\]]*)(?:; ([^\]]*))?\]", line)
+        if m:
+            keys.append({"key": m.group(1), "default": m.group(2), "type": m.group(3).split(",")[0].strip(),
+                         "allowed": m.group(4) or ""})
+    return keys
+
+
+def numbers(allowed: str) -> list[str]:
+    return re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", allowed)
+
+
+def value_for(rng: random.Random, k: dict) -> str:
+    """A value for key k: mostly plausible, often at or past an edge, sometimes nonsense."""
+    nums = numbers(k["allowed"])
+    edge = []
+    for n in nums[:2]:
+        try:
+            x = float(n)
+        except ValueError:
+            continue
+        edge += [n, str(int(x) + 1) if x == int(x) else str(x * 1.01), str(int(x) - 1) if x == int(x) else str(x * 0.99)]
+    words = [w.strip() for w in re.split(r"[,;]", k["allowed"]) if w.strip() and " " not in w.strip()]
+    odd = ["", "-1", "0", "1e308", "nan", "inf", "-inf", "99999999999999999999", "abc", "1,2,3", " 4 ", "é", "0x10",
+           "true", "1.5", "[]", "[1", "null"]
+    pool = [k["default"]] * 3 + edge * 2 + words * 2 + odd
+    if k["type"] == "int-list":
+        pool += ["[0,1]", "0,0,1,1,0,0,1,1", "[" + ",".join(str(rng.randrange(0, 9)) for _ in range(rng.randrange(1, 9))) + "]"]
+    if k["type"] == "string":
+        pool += ["1@0", "3@100-200", "0=1e-3", "1:up@50", "read:1,write:1", "atomic_r:1", "64:1,4096:1", "@FILE"]
+    return rng.choice(pool)
+
+
+BASE = {
+    "run": ["run", "--preset", "tiny", "--set", "sim.measure_cycles=500", "--set", "sim.warmup_cycles=100"],
+    "coll": ["coll", "--preset", "tiny", "--ranks", "4", "-b", "256", "-e", "4K", "--jobs", "1"],
+    "p2p": ["p2p", "--preset", "tiny", "--max-bytes", "1024", "--measure-cycles", "500", "--warmup-cycles", "100",
+            "--pair-measure-cycles", "500", "--pair-warmup-cycles", "100", "--jobs", "1"],
+    "workload": ["workload", "--preset", "tiny", "--set", "moe.tokens=16", "--set", "tp.seq_len=64", "--set",
+                 "tp.hidden=256"],
+    "replay": ["replay", "@TRACE", "--preset", "tiny"],
+    "table": ["table", "--preset", "tiny", "--ranks", "2", "-b", "256", "-e", "1K", "--moe-tokens", "8",
+              "--loaded-sizes", "256", "--p2p-max-bytes", "256", "--jobs", "1"],
+    "cosim": ["cosim", "--preset", "tiny", "--packets", "200"],
+}
+HAS_OUT = {"run", "coll", "p2p", "workload", "replay", "table"}
+FLAG_VALUES = {
+    "--seed": ["-1", "0", "18446744073709551616", "x", "3"],
+    "--jobs": ["0", "-1", "3", "x"],
+    "--ranks": ["0", "1", "3", "9", "2,4", "x", "4,", "-2"],
+    "-b": ["0", "1", "8", "1G", "5X", "-1"],
+    "-e": ["4", "64", "1K", "2T", "x"],
+    "--coll": ["all", "all_to_all", "broadcast", "nope", "all_reduce,all_gather"],
+    "--algo": ["all", "ring", "switch", "oneshot", "x"],
+    "--type": ["f16", "bf16", "s64", "f128"],
+    "--op": ["max", "xor", "x"],
+    "--preset": ["slotted", "nvl72-plane", "tiny", "huge"],
+    "--config": ["@DIR", "/dev/zero", "/proc/self/mem", "@FIFO", "/nonexistent.yaml", "@YAML"],
+    "--out": ["@FILE/x", "/proc/no", "/dev/null", "@OUT", ""],
+    "--load": ["nan", "1.5", "-0.1", "0.3"],
+    "--kernel": ["plain", "x"],
+}
+YAMLS = ["switch:\n  ports: 8\nswitch.ports: 16\n", "preset: slotted\n", "sim: {seed: 1, seed: 2}\n",
+         "switch:\n  ports: [1\n", "traffic:\n  rate: 0.3\n", "a: &a [*a]\n", "switch: {ports: 99999999999999999999}\n",
+         "\xff\xfe\n", "sim:\n  measure_cycles: 300\n"]
+TRACES = ['{"id": "a", "op": "write", "src": 0, "dst": 1, "bytes": 4096}\n',
+          '{"id": "ar", "op": "all_reduce", "ranks": [0, 1, 2, 3], "bytes": 4096}\n',
+          '{"id": "a", "op": "read", "src": 0, "dst": 9, "bytes": 64}\n', '{"id": "a"\n', '\n\n',
+          '{"id": "a", "op": "write", "src": 0, "dst": 1, "bytes": 1e400}\n']
+
+
+class Scratch:
+    def __init__(self, root: Path, rng: random.Random):
+        self.root, self.rng = root, rng
+
+    def fresh(self) -> dict:
+        d = Path(tempfile.mkdtemp(dir=self.root))
+        (d / "dir").mkdir()
+        (d / "file").write_text("x")
+        os.mkfifo(d / "fifo")
+        (d / "c.yaml").write_bytes(self.rng.choice(YAMLS).encode("utf-8", "surrogateescape"))
+        (d / "t.jsonl").write_text("".join(self.rng.sample(TRACES, self.rng.randrange(1, 3))))
+        return {"@OUT": str(d / "out"), "@DIR": str(d / "dir"), "@FILE": str(d / "file"), "@FIFO": str(d / "fifo"),
+                "@YAML": str(d / "c.yaml"), "@TRACE": str(d / "t.jsonl"), "_dir": d}
+
+
+def substitute(args: list[str], paths: dict) -> list[str]:
+    out = []
+    for a in args:
+        for k, v in paths.items():
+            if k.startswith("@"):
+                a = a.replace(k, v)
+        out.append(a)
+    return out
+
+
+def generate(rng: random.Random, keys: list[dict], commands: list[str]) -> list[str]:
+    cmd = rng.choice(commands)
+    if cmd in ("keys", "presets"):
+        return [cmd] + rng.choice([[], ["--markdown"], ["--bogus"]])
+    args = list(BASE[cmd])
+    for _ in range(rng.randrange(0, 4)):
+        k = rng.choice(keys)
+        args += ["--set", f"{k['key']}={value_for(rng, k)}"]
+    for _ in range(rng.randrange(0, 3)):
+        flag = rng.choice(list(FLAG_VALUES))
+        if flag in ("--jobs", "--ranks", "-b", "-e", "--coll", "--algo", "--type", "--op") and cmd not in ("coll", "table"):
+            continue
+        if flag in ("--load",) and cmd not in ("cosim", "table"):
+            continue
+        if flag == "--kernel" and cmd != "run":
+            continue
+        if flag == "--seed" and cmd in ("coll", "p2p"):
+            continue
+        args += [flag, rng.choice(FLAG_VALUES[flag])]
+    if cmd in HAS_OUT and "--out" not in args and rng.random() < 0.8:
+        args += ["--out", "@OUT"]
+    return args
+
+
+def run_one(binary: str, args: list[str], paths: dict, timeout: float, max_rss: int) -> dict:
+    cap = 2 * max_rss
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    real = substitute(args, paths)
+    t0 = time.monotonic()
+    proc = subprocess.Popen([binary] + real, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            preexec_fn=limit, cwd=paths["_dir"])
+    timed_out = False
+    try:
+        _, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+        timed_out = True
+    # communicate() reaped the child; its peak RSS is in the children's usage (max so far).
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    return {"args": args, "rc": proc.returncode, "stderr": err.decode("utf-8", "replace"), "timed_out": timed_out,
+            "rss": rss, "seconds": time.monotonic() - t0}
+
+
+def check(r: dict, paths: dict, max_rss: int, rss_before: int) -> list[str]:
+    problems = []
+    rc, err = r["rc"], r["stderr"]
+    line = " ".join(r["args"])
+    if r["timed_out"]:
+        if not LONG.search(line):
+            problems.append("timeout without a long-run option")
+        return problems
+    if rc < 0:
+        problems.append(f"killed by signal {-rc}")
+    elif rc not in (0, 2, 3, 130):
+        problems.append(f"exit status {rc}")
+    if rc == 3 and "deadlock" not in err:
+        problems.append("exit 3 without a deadlock report")
+    for t in CRASH_TEXT:
+        if t in err:
+            problems.append(f"crash text on stderr: {t!r}")
+    if rc == 2:
+        lines = [x for x in err.splitlines() if x.strip()]
+        if len(lines) != 1:
+            problems.append(f"exit 2 with {len(lines)} stderr lines")
+        out = Path(paths["@OUT"])
+        if out.exists() and (not out.is_dir() or any(out.iterdir())):
+            problems.append("exit 2 but --out has files")
+    if r["rss"] > max(rss_before, max_rss) and r["rss"] > max_rss:
+        problems.append(f"peak RSS {r['rss'] >> 20} MiB over {max_rss >> 20} MiB")
+    return problems
+
+
+def load_regressions(path: Path) -> list[list[str]]:
+    if not path.exists():
+        return []
+    cases = []
+    for raw in path.read_text().splitlines():
+        raw = raw.strip()
+        if raw and not raw.startswith("#"):
+            cases.append(shlex.split(raw))
+    return cases
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--max-rss-mib", type=int, default=2048)
+    ap.add_argument("--findings", default="")
+    ap.add_argument("--regressions", default=str(Path(__file__).with_name("regressions.txt")))
+    ap.add_argument("--regressions-only", action="store_true")
+    a = ap.parse_args()
+    binary = str(Path(a.bin).resolve())
+    rng = random.Random(a.seed)
+    keys = parse_keys(binary)
+    helptext = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+    commands = [c for c in BASE if re.search(rf"^\s+{c}\s", helptext, re.M)] + ["keys", "presets"]
+    max_rss = a.max_rss_mib << 20
+    root = Path(tempfile.mkdtemp(prefix="cli_fuzz_"))
+    scratch = Scratch(root, rng)
+    findings, n = [], 0
+    seen = set()
+    cases = [(c, True) for c in load_regressions(Path(a.regressions))]
+    deadline = time.monotonic() + a.seconds
+    try:
+        i = 0
+        while True:
+            if i < len(cases):
+                args, is_regression = cases[i]
+            elif a.regressions_only or time.monotonic() > deadline:
+                break
+            else:
+                args, is_regression = generate(rng, keys, commands), False
+            i += 1
+            if args and args[0] == "cosim" and "cosim" not in commands:
+                continue
+            paths = scratch.fresh()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+            r = run_one(binary, args, paths, a.timeout, max_rss)
+            n += 1
+            for p in check(r, paths, max_rss, before):
+                key = (args[0], p.split(":")[0])
+                if key in seen and not is_regression:
+                    continue
+                seen.add(key)
+                findings.append({"args": shlex.join(args), "problem": p, "exit": r["rc"],
+                                 "stderr_tail": r["stderr"][-600:], "regression": is_regression})
+                print(f"cli_fuzz: FINDING {p}: upswitch {shlex.join(args)}", file=sys.stderr)
+            shutil.rmtree(paths["_dir"], ignore_errors=True)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    if a.findings:
+        Path(a.findings).write_text(json.dumps(findings, indent=2) + "\n")
+    print(f"cli_fuzz: {n} invocations, {len(findings)} findings")
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
