@@ -38,6 +38,9 @@ std::string gib(double bytes) {
 }
 
 TEST(Memory, EstimateWithinAFactorOfTwoOfThePeak) {
+  // AddressSanitizer's shadow memory and quarantine are not the model's: peaks measured under it
+  // say nothing about the estimate.
+  if (UPSWITCH_SANITIZED) GTEST_SKIP() << "peak RSS under the sanitizers is not the model's";
   for (const char* args : {"coll --preset tiny --set switch.ports=32 --ranks 8 -b 4M -e 4M --algo ring --jobs 1 --quiet",
                            "workload --preset tiny --set workload.kind=moe --set moe.tokens=2048 --quiet",
                            "run --preset tiny --set switch.ports=512 --set link.latency_cycles=10000 --set "
@@ -61,7 +64,9 @@ TEST(Memory, RunsTooLargeForTheMachineAreRefusedAtOnce) {
     // A limit the estimate exceeds on any machine, so the test does not depend on this one's.
     const std::string a = std::string(args) + " --set sim.memory_limit_gib=16 --out " + out.string();
     expect_bad_input(a, "memory: the run needs about", out);
-    EXPECT_LT(measured(a).first, 200e6) << args << ": refused, but only after allocating";
+    if (!UPSWITCH_SANITIZED) {
+      EXPECT_LT(measured(a).first, 200e6) << args << ": refused, but only after allocating";
+    }
   }
 }
 
