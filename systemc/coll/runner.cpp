@@ -5,6 +5,7 @@
 #include <string>
 
 #include "config/config.h"
+#include "config/value_parse.h"
 
 namespace upswitch::coll {
 namespace {
@@ -316,6 +317,16 @@ void CollectiveRunner::executed(int completer, const tl::Message& m, const uint8
 
 void CollectiveRunner::answered(int initiator, const tl::Message& response) {
   if (inner_) inner_->answered(initiator, response);
+}
+
+void require_okay(const config::Config& cfg, const CollectiveRun& r, const std::string& what) {
+  if (r.status == tl::Status::kOkay) return;
+  if (r.status == tl::Status::kCompletionTimeout)
+    throw config::ConfigError("endpoint.completion_timeout_ns = " + config::format_float(cfg.completion_timeout_ns) +
+                              ": a transfer of " + what +
+                              " timed out; a collective needs every transfer answered, so the timeout must exceed "
+                              "the longest round trip under load (or be 0: no timeout)");
+  throw std::logic_error(what + " ended with status " + tl::status_name(r.status));
 }
 
 }  // namespace upswitch::coll

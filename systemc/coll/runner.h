@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "coll/plan.h"
+#include "config/config.h"
 #include "endpoint/accelerators.h"
 #include "top/txn_fabric.h"
 
@@ -110,5 +111,11 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   std::vector<uint8_t> fold_a_, fold_b_;  // scratch for folds
   int active_ = 0;
 };
+
+// A completed collective whose transfers were not all answered: a completion timeout shorter
+// than the fabric needs under load (endpoint.completion_timeout_ns) is the configuration's fault:
+// config::ConfigError naming the key and `what` (exit 2); any other status is a model defect
+// (std::logic_error). Faults that take members away are refused before the run.
+void require_okay(const config::Config& cfg, const CollectiveRun& r, const std::string& what);
 
 }  // namespace upswitch::coll

@@ -122,8 +122,7 @@ CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec
   runner.run();
   require_txn_conservation(f);
   const coll::CollectiveRun& r = runner.get(id);
-  if (r.status != tl::Status::kOkay)
-    throw std::logic_error(std::string("collective ended with status ") + tl::status_name(r.status));
+  coll::require_okay(cfg, r, std::string("the ") + coll::collective_name(spec.coll) + " collective");
   CollRow row;
   row.coll = spec.coll;
   row.algo = spec.algo;

@@ -277,9 +277,7 @@ WorkloadResult run_workload(const config::Config& cfg) {
   const double cpu = cycles_per_us(cfg), rate = link_gbps(cfg);
   for (Pending& q : pending) {
     const coll::CollectiveRun& r = runner.get(q.run);
-    if (r.status != tl::Status::kOkay)
-      throw std::logic_error(std::string("workload: a ") + q.phase.phase + " transfer ended with status " +
-                             tl::status_name(r.status));
+    coll::require_okay(cfg, r, std::string("the workload's ") + q.phase.phase + " collective");
     WorkloadPhase& ph = q.phase;
     ph.start = r.start;
     ph.end = r.end;

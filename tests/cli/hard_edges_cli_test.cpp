@@ -64,6 +64,12 @@ TEST(HardEdges, Item3_CollectivesThatCouldNotCompleteAreRefused) {
                    "reduce.groups = 4: expected at least 9", out);
   expect_bad_input("workload --preset tiny --set workload.kind=moe --set moe.tokens=1048576 --set accel.memory_bytes=1048576" + o,
                    "accel.memory_bytes = 1048576", out);
+  // A completion timeout shorter than the fabric needs (found by the command-line fuzzer): the
+  // collective cannot finish; the configuration is named, not an invariant.
+  expect_bad_input("workload --preset tiny --set moe.tokens=16 --set endpoint.completion_timeout_ns=4" + o,
+                   "endpoint.completion_timeout_ns = 4: a transfer of the workload's dispatch collective timed out", out);
+  expect_bad_input("coll --preset tiny --ranks 4 --set endpoint.completion_timeout_ns=10" + o,
+                   "endpoint.completion_timeout_ns = 10: a transfer of the all_reduce collective timed out", out);
 }
 
 // 3, the other side: a transaction to a down port or across pods is not refused; it completes
