@@ -57,7 +57,7 @@ def rows(plan: dict, store: Store, missing: dict | None = None) -> list[dict]:
     """One dict per planned run.  status is ok, failed or pending (not run yet)."""
     out = []
     for r in plan["runs"]:
-        res = store.result(r["run_id"])
+        res = store.checked_result(r["run_id"])
         row = {"index": r["index"], "run_id": r["run_id"], "params": r["params"], "seed": r["seed"]}
         outputs = {k: None for k in plan["outputs"]}
         if res is None:

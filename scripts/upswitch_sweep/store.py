@@ -108,17 +108,18 @@ class Store:
 
     # ------------------------------------------------------------ results
     def result(self, run_id: str) -> dict | None:
-        """The run's result.json; a run recorded ok whose summary.json is missing or corrupt is
-        reported as failed (its outputs cannot be trusted), so merges mark it and retries rerun it."""
         try:
             doc = json.loads((self.run_dir(run_id) / "result.json").read_text())
         except (OSError, ValueError):
             return None
-        if not isinstance(doc, dict) or doc.get("status") not in ("ok", "failed"):
-            return None
-        if doc["status"] == "ok" and self.summary(run_id) is None:
-            doc = dict(doc, status="failed", exit_code=doc.get("exit_code"),
-                       error="summary.json missing or corrupt (not a JSON object)")
+        return doc if isinstance(doc, dict) and doc.get("status") in ("ok", "failed") else None
+
+    def checked_result(self, run_id: str) -> dict | None:
+        """result(), but a run recorded ok whose summary.json is missing or corrupt is reported as
+        failed (its outputs cannot be trusted): merges mark it, and --retry-failed runs it again."""
+        doc = self.result(run_id)
+        if doc is not None and doc["status"] == "ok" and self.summary(run_id) is None:
+            doc = dict(doc, status="failed", error="summary.json missing or corrupt (not a JSON object)")
         return doc
 
     def summary(self, run_id: str) -> dict | None:
@@ -132,7 +133,7 @@ class Store:
         out = {}
         for r in runs:
             rid = r["run_id"] if isinstance(r, dict) else r.run_id
-            res = self.result(rid)
+            res = self.checked_result(rid)
             if res is not None:
                 out[rid] = res["status"]
         return out
