@@ -76,4 +76,29 @@ std::optional<AlphaBetaFit> fit_alpha_beta(const std::vector<SizeTime>& pts) {
 
 double alpha_beta_time(const AlphaBetaFit& fit, double bytes) { return fit.alpha + bytes * fit.time_per_byte; }
 
+std::vector<AlphaBetaFit> fit_alpha_beta_pieces(std::vector<SizeTime> pts, double target) {
+  std::stable_sort(pts.begin(), pts.end(), [](const SizeTime& a, const SizeTime& b) { return a.bytes < b.bytes; });
+  const auto whole = fit_alpha_beta(pts);
+  if (!whole) return {};
+  if (whole->max_rel_error <= target) return {*whole};
+  // The split point k: [0, k] and [k, n), each needing two distinct sizes.
+  size_t best_k = 0;
+  double best_err = 0;
+  for (size_t k = 1; k + 1 < pts.size(); ++k) {
+    const auto a = fit_alpha_beta({pts.begin(), pts.begin() + static_cast<std::ptrdiff_t>(k) + 1});
+    const auto b = fit_alpha_beta({pts.begin() + static_cast<std::ptrdiff_t>(k), pts.end()});
+    if (!a || !b) continue;
+    const double err = std::max(a->max_rel_error, b->max_rel_error);
+    if (best_k == 0 || err < best_err) {
+      best_k = k;
+      best_err = err;
+    }
+  }
+  if (best_k == 0) return {*whole};
+  const auto k = static_cast<std::ptrdiff_t>(best_k);
+  std::vector<AlphaBetaFit> out = fit_alpha_beta_pieces({pts.begin(), pts.begin() + k + 1}, target);
+  for (const AlphaBetaFit& f : fit_alpha_beta_pieces({pts.begin() + k, pts.end()}, target)) out.push_back(f);
+  return out;
+}
+
 }  // namespace upswitch::top

@@ -34,4 +34,12 @@ std::optional<AlphaBetaFit> fit_alpha_beta(const std::vector<SizeTime>& points);
 
 double alpha_beta_time(const AlphaBetaFit& fit, double bytes);
 
+// Piecewise where one line does not hold: the fit over all points if its max_rel_error is within
+// `target`; otherwise the points (sorted by size) are split in two at the point that gives the
+// smaller worst error of the two halves, both halves keeping that point, and each half is fitted
+// the same way. Pieces come in size order and cover the sizes without gaps (neighbours share their
+// boundary size); a piece of two sizes goes through both (unless that line has α < 0, and is held
+// at 0). Empty when fit_alpha_beta has no fit.
+std::vector<AlphaBetaFit> fit_alpha_beta_pieces(std::vector<SizeTime> points, double target);
+
 }  // namespace upswitch::top

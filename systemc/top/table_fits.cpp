@@ -41,11 +41,10 @@ std::vector<TableFit> coll_fits(const CollTable& t) {
         .push_back(SizeTime{static_cast<double>(r.bytes), r.time_us});
   std::vector<TableFit> out;
   for (size_t i = 0; i < g.size(); ++i) {
-    const auto fit = fit_alpha_beta(g.points(i));
-    if (!fit) continue;
     const auto [c, a, n] = g.key(i);
-    out.push_back(TableFit{"coll", coll::collective_name(static_cast<coll::Collective>(c)),
-                           coll::algorithm_name(static_cast<coll::Algorithm>(a)), n, 0, *fit});
+    for (const AlphaBetaFit& f : fit_alpha_beta_pieces(g.points(i), kFitTargetError))
+      out.push_back(TableFit{"coll", coll::collective_name(static_cast<coll::Collective>(c)),
+                             coll::algorithm_name(static_cast<coll::Algorithm>(a)), n, 0, f});
   }
   return out;
 }
@@ -57,11 +56,9 @@ std::vector<TableFit> p2p_fits(const P2pTable& t) {
     g.at(Key{static_cast<int>(r.point.op), r.point.elem_bytes})
         .push_back(SizeTime{static_cast<double>(r.point.bytes), r.latency_ns / 1000.0});
   std::vector<TableFit> out;
-  for (size_t i = 0; i < g.size(); ++i) {
-    const auto fit = fit_alpha_beta(g.points(i));
-    if (!fit) continue;
-    out.push_back(TableFit{"p2p", tl::opcode_name(static_cast<tl::Opcode>(g.key(i).first)), "", 2, g.key(i).second, *fit});
-  }
+  for (size_t i = 0; i < g.size(); ++i)
+    for (const AlphaBetaFit& f : fit_alpha_beta_pieces(g.points(i), kFitTargetError))
+      out.push_back(TableFit{"p2p", tl::opcode_name(static_cast<tl::Opcode>(g.key(i).first)), "", 2, g.key(i).second, f});
   return out;
 }
 
@@ -104,7 +101,9 @@ nlohmann::ordered_json fits_json(const std::vector<TableFit>& fits) {
   return {{"model", "time_us = alpha_us + bytes / (beta_gbytes_per_s x 1000); beta null: no growth with size"},
           {"method",
            "least squares on the relative error (weights 1 / time^2) over every measured size of the group, alpha and "
-           "1/beta kept non-negative; coll: the collective's time_us against its size; p2p: the zero-load round trip "
+           "1/beta kept non-negative; where that fit is more than 5% off a point, the sizes are split in two at the "
+           "point that gives the smaller worst error (both halves keep it) and each half is fitted the same way: one row "
+           "per piece, min_bytes..max_bytes its range, neighbouring pieces sharing a boundary size; coll: the collective's time_us against its size; p2p: the zero-load round trip "
            "(latency_ns / 1000) against the transfer size. r2: 1 - SS_res / SS_tot of the times (null when all are "
            "equal); max_rel_error: the largest |fit - measured| / measured over the points"},
           {"rows", rows}};

@@ -2,6 +2,8 @@
 // each collective, algorithm and group size (the collective's time against its message size)
 // and each point-to-point operation (the zero-load round trip of one transfer against its size),
 // with the size range, R² and the largest relative error over the points they were fitted to.
+// Where one line is more than 5% off some point (a ring's latency-bound small sizes), the group
+// gets one fit per size range (piecewise), each within 5% or through its two sizes.
 #pragma once
 
 #include <string>
@@ -24,9 +26,13 @@ struct TableFit {
   AlphaBetaFit fit;       // time in us, β in bytes per us (= MB/s; GB/s is β / 1000)
 };
 
-// One fit per (collective, algorithm, ranks) of at least two sizes, in table order.
+// The largest relative error a fit may have before it is split into pieces (fit_alpha_beta_pieces).
+constexpr double kFitTargetError = 0.05;
+
+// The fits of each (collective, algorithm, ranks) of at least two sizes, in table order; pieces
+// of one group in size order.
 std::vector<TableFit> coll_fits(const CollTable& t);
-// One fit per (operation, element size) of at least two sizes, in table order.
+// The fits of each (operation, element size) of at least two sizes, in table order.
 std::vector<TableFit> p2p_fits(const P2pTable& t);
 
 std::string fits_csv(const std::vector<TableFit>& fits);

@@ -118,8 +118,8 @@ void check_simai_files(const fs::path& out, const Json& t, const std::vector<int
   }
 }
 
-// Fits: each reproduces every point of its group within the max_rel_error it reports (less the
-// rounding of the JSON's times), and every group of two sizes or more has one.
+// Fits: each reproduces every point of its size range within the max_rel_error it reports (less
+// the rounding of the JSON's times); the pieces of a group cover its sizes without a gap.
 void check_fits(const Json& t) {
   std::map<std::string, std::vector<std::pair<double, double>>> groups;  // key -> (bytes, time_us)
   for (const auto& r : t["coll"]["rows"])
@@ -129,21 +129,38 @@ void check_fits(const Json& t) {
   for (const auto& r : t["p2p"]["rows"])
     groups["p2p " + r["op"].get<std::string>() + "  2 " + std::to_string(r["elem_bytes"].get<int>())]
         .emplace_back(r["bytes"].get<double>(), r["latency_ns"].get<double>() / 1000.0);
-  size_t fitted = 0;
-  for (const auto& [key, pts] : groups) fitted += pts.size() >= 2;
-  ASSERT_EQ(t["fits"]["rows"].size(), fitted);
+  std::map<std::string, std::vector<std::pair<double, double>>> ranges;  // key -> pieces' (min, max)
   for (const auto& f : t["fits"]["rows"]) {
     const std::string key = f["kind"].get<std::string>() + " " + f["operation"].get<std::string>() + " " +
                             f["algorithm"].get<std::string>() + " " + std::to_string(f["ranks"].get<int>()) + " " +
                             std::to_string(f["elem_bytes"].get<int>());
     ASSERT_TRUE(groups.count(key)) << key;
-    const auto& pts = groups[key];
-    EXPECT_EQ(f["points"].get<size_t>(), pts.size()) << key;
+    const double lo = f["min_bytes"].get<double>(), hi = f["max_bytes"].get<double>();
+    ranges[key].emplace_back(lo, hi);
     const double alpha = f["alpha_us"].get<double>();
     const double per_byte = f["beta_gbytes_per_s"].is_null() ? 0.0 : 1.0 / (f["beta_gbytes_per_s"].get<double>() * 1000.0);
-    for (const auto& [bytes, time] : pts)
+    size_t in_range = 0;
+    for (const auto& [bytes, time] : groups[key]) {
+      if (bytes < lo || bytes > hi) continue;
+      ++in_range;
       EXPECT_LE(std::abs(alpha + bytes * per_byte - time) / time, f["max_rel_error"].get<double>() + 2e-4)
           << key << " at " << bytes;
+    }
+    EXPECT_EQ(f["points"].get<size_t>(), in_range) << key;
+    EXPECT_LE(f["max_rel_error"].get<double>(), 0.05 + 1e-12) << key;  // pieces are split until within 5%
+  }
+  for (const auto& [key, pts] : groups) {
+    std::set<double> sizes;
+    for (const auto& p : pts) sizes.insert(p.first);
+    if (sizes.size() < 2) {
+      EXPECT_FALSE(ranges.count(key)) << key;
+      continue;
+    }
+    ASSERT_TRUE(ranges.count(key)) << key;
+    const auto& r = ranges[key];
+    EXPECT_EQ(r.front().first, *sizes.begin()) << key;
+    EXPECT_EQ(r.back().second, *sizes.rbegin()) << key;
+    for (size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second) << key;
   }
 }
 

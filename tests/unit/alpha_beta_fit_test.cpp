@@ -90,6 +90,38 @@ TEST(AlphaBetaFit, ANegativeInterceptIsHeldAtZero) {
   for (double d : {-1e-6, 1e-6}) EXPECT_GT(rel_sq(pts, 0, f->time_per_byte + d), rel_sq(pts, 0, f->time_per_byte));
 }
 
+// Points from two lines that meet at 256 KiB (a latency-bound regime, then a bandwidth-bound one):
+// no single line is within 5%, so two pieces, each giving back its line, sharing 256 KiB.
+TEST(AlphaBetaFit, TwoRegimesGiveTwoPiecesThatRecoverTheirLines) {
+  const double a1 = 9.0, b1 = 1e6, kink = 262144;
+  const double b2 = 50'000.0, a2 = a1 + kink / b1 - kink / b2;
+  std::vector<SizeTime> pts;
+  for (double x = 8.0 * 1048576; x >= 16384; x /= 2) pts.push_back({x, x <= kink ? a1 + x / b1 : a2 + x / b2});
+  const auto whole = top::fit_alpha_beta(pts);
+  ASSERT_TRUE(whole);
+  ASSERT_GT(whole->max_rel_error, 0.05);
+  const auto pieces = top::fit_alpha_beta_pieces(pts, 0.05);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].min_bytes, 16384.0);
+  EXPECT_EQ(pieces[0].max_bytes, kink);
+  EXPECT_EQ(pieces[1].min_bytes, kink);
+  EXPECT_EQ(pieces[1].max_bytes, 8.0 * 1048576);
+  EXPECT_EQ(pieces[0].points + pieces[1].points, pts.size() + 1);  // the boundary point in both
+  EXPECT_NEAR(pieces[0].alpha, a1, 1e-9);
+  EXPECT_NEAR(*pieces[0].beta, b1, 1e-6 * b1);
+  EXPECT_NEAR(pieces[1].alpha, a2, 1e-9);
+  EXPECT_NEAR(*pieces[1].beta, b2, 1e-6 * b2);
+  // One line within the target: one piece, the plain fit.
+  const auto one = top::fit_alpha_beta_pieces(pts, 1.0);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_NEAR(one[0].alpha, whole->alpha, 1e-12);
+  // Three sizes that no line fits within 0.1%: pieces of two points each, through both.
+  const auto tight = top::fit_alpha_beta_pieces({{10, 1.0}, {20, 1.5}, {30, 1.6}}, 0.001);
+  ASSERT_EQ(tight.size(), 2u);
+  for (const auto& f : tight) EXPECT_LT(f.max_rel_error, 1e-12);
+  EXPECT_TRUE(top::fit_alpha_beta_pieces({{1, 1.0}}, 0.05).empty());
+}
+
 TEST(AlphaBetaFit, NeedsTwoSizesAndPositiveTimes) {
   EXPECT_FALSE(top::fit_alpha_beta({}));
   EXPECT_FALSE(top::fit_alpha_beta({{64, 1.0}}));
