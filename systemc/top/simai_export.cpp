@@ -65,7 +65,8 @@ std::string busbw_yaml(const PlannerTable& t, const SimaiBusbw& s) {
   else
     std::snprintf(buf, sizeof buf, "a write stream: not measured (null)\n");
   o += buf;
-  o += "# SimAI 1.6 and later no longer read -busbw: give TP's allreduce value as -nv there.\n";
+  o += "# SimAI since its auto-busbw change (26b4574b) no longer reads -busbw: give it TP's allgather value as -nv\n"
+       "#   (the simai_*_ratio files are relative to it)\n";
   o += "TP:\n";
   for (const SimaiPick& p : s.picks) o += std::string("  ") + simai_name(p.coll) + ",: " + value_or_null(p.row) + "\n";
   o += "DP:\n";
