@@ -45,15 +45,15 @@ std::vector<tl::Opcode> parse_ops(const std::string& text) {
 CLI::App* add_p2p_command(CLI::App& app) {
   auto opt = std::make_shared<P2pCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "p2p", "Point-to-point table per operation and size: latency, pair and all-to-all bandwidth, efficiency");
+      "p2p", "Point-to-point table per operation and size: latency, pair and uniform-random bandwidth, efficiency");
   add_config_options(cmd, opt->config_file, opt->preset, opt->sets, nullptr, "accel.mem_latency_cycles=96");
   cmd->add_option("--out", opt->out_dir, "Write p2p.csv and p2p.json here");
   cmd->add_option("--ops", opt->ops, "all (default) or a comma-separated list: read,write,writefull,atomic_r,atomic_nr");
   cmd->add_option("--max-bytes", opt->max_bytes, "Largest transfer, a power of two (default 1048576)");
   cmd->add_option("--warmup-cycles", opt->warmup_cycles,
-                  "All-to-all runs: cycles before the measurement window (default 4000; more for large transfers)");
+                  "Uniform random runs: cycles before the measurement window (default 4000; more for large transfers)");
   cmd->add_option("--measure-cycles", opt->measure_cycles,
-                  "All-to-all runs: the measurement window (default 4000; more for large transfers)");
+                  "Uniform random runs: the measurement window (default 4000; more for large transfers)");
   cmd->add_option("--pair-warmup-cycles", opt->pair_warmup_cycles, "Pair streams: cycles before the window (default 2000)");
   cmd->add_option("--pair-measure-cycles", opt->pair_measure_cycles, "Pair streams: the measurement window (default 10000)");
   cmd->add_option("--jobs", opt->jobs, "Rows measured in parallel threads (default 2; the table is the same for any value)");
@@ -79,8 +79,8 @@ int p2p_command(const P2pCliOptions& opt) {
     popt.ops = parse_ops(opt.ops);
     popt.max_bytes = opt.max_bytes;
     popt.jobs = opt.jobs;
-    popt.a2a_warmup_cycles = opt.warmup_cycles;
-    popt.a2a_measure_cycles = opt.measure_cycles;
+    popt.random_warmup_cycles = opt.warmup_cycles;
+    popt.random_measure_cycles = opt.measure_cycles;
     popt.pair_warmup_cycles = opt.pair_warmup_cycles;
     popt.pair_measure_cycles = opt.pair_measure_cycles;
     top::check_p2p_inputs(cfg, popt);

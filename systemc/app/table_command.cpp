@@ -14,6 +14,8 @@
 #include "app/run_command.h"
 #include "app/table_files.h"
 #include "config/config.h"
+#include "top/astra_export.h"
+#include "top/planner_exports.h"
 #include "top/planner_table.h"
 #include "top/workload_run.h"
 #include "version.h"
@@ -29,6 +31,7 @@ struct TableCliOptions {
   std::string loaded_sizes = "64,256,4096";
   std::string moe_tokens = "16,64,256", moe_skews = "0,0.5,1";
   int jobs = 2;
+  std::string astra_units = "binary";
 };
 
 template <class T, class Parse>
@@ -71,6 +74,10 @@ int table_command(const TableCliOptions& o) {
     if (o.jobs < 1 || o.jobs > 1024)
       throw config::ConfigError("--jobs " + std::to_string(o.jobs) + ": expected 1 .. 1024 threads");
     popt.jobs = o.jobs;
+    if (!top::parse_astra_units(o.astra_units, popt.astra_units))
+      throw config::ConfigError("--astra-units '" + o.astra_units +
+                                "': expected binary (ASTRA-sim reads GB/s as 2^30 B/s, its released versions) or decimal "
+                                "(10^9 B/s)");
     top::check_planner_inputs(cfg, popt);
     if (o.run.out_dir.empty()) throw config::ConfigError("--out is required: the tables are files");
     check_out_dir(o.run.out_dir);
@@ -96,17 +103,23 @@ int table_command(const TableCliOptions& o) {
                                                             {"p2p.csv", head + top::p2p_csv(t.p2p)},
                                                             {"p2p_loaded.csv", head + top::loaded_latency_csv(t)},
                                                             {"moe.csv", head + top::moe_table_csv(t)}};
-  // The network file is derived from the whole p2p table: none from an interrupted one.
-  if (!t.interrupted) files.emplace_back("astra_network.yml", top::astra_network_yaml(t));
+  // The fits and the ASTRA-sim and SimAI files are derived from whole tables: none from an interrupted one.
+  if (!t.interrupted)
+    for (auto& f : top::planner_export_files(t, head)) files.push_back(std::move(f));
   if (const int st = write_table_files(o.run.out_dir, files)) return st;
   if (t.interrupted) return interrupted_status(o.run.out_dir);
   if (!o.run.quiet) {
-    const top::AstraNetwork a = top::astra_network(t);
     std::printf("wrote %s: table.json, coll.csv (%zu rows), p2p.csv (%zu rows), p2p_loaded.csv (%zu rows), moe.csv (%zu "
-                "rows), astra_network.yml\n",
+                "rows), fits.csv\n",
                 o.run.out_dir.c_str(), t.coll.rows.size(), t.p2p.rows.size(), t.loaded.size(), t.moe.size());
-    std::printf("ASTRA-sim: %d NPUs on one switch, %.2f GB/s and %.1f ns per link\n", a.npus, a.bandwidth_gbps,
-                a.latency_ns);
+    for (int n : top::astra_group_sizes(t)) {
+      const top::AstraNetwork a = top::astra_network(t, n);
+      const top::AstraDim& d = a.dims.front();
+      std::printf("%s: %d NPUs on one switch, %.3f GB/s (%s) and %.1f ns per link; simai_*_n%d\n",
+                  top::astra_file_name(n).c_str(), a.npus_count,
+                  d.bandwidth_gbps * 1e9 / top::astra_unit_bytes_per_s(a.units), top::astra_units_name(a.units),
+                  d.latency_ns, n);
+    }
   }
   return 0;
 }
@@ -121,9 +134,12 @@ CLI::App* add_table_command(CLI::App& app) {
   o->coll.max_bytes = "4M";
   o->coll.step_factor = 4;
   CLI::App* cmd = app.add_subcommand(
-      "table", "Tables for planners: collectives, point-to-point, MoE all-to-all, and ASTRA-sim's network file");
+      "table", "Tables for planners: collectives, point-to-point, MoE all-to-all, alpha-beta fits, and ASTRA-sim's and "
+               "SimAI's network inputs");
   add_config_options(cmd, o->run, "switch.ports=16", true);
-  cmd->add_option("--out", o->run.out_dir, "Directory for table.json, coll.csv, p2p.csv, moe.csv, astra_network.yml")
+  cmd->add_option("--out", o->run.out_dir,
+                  "Directory for table.json, coll.csv, p2p.csv, p2p_loaded.csv, moe.csv, fits.csv, astra_network_nN.yml, "
+                  "simai_*_nN.*")
       ->required();
   add_coll_selection_options(cmd, o->coll);
   cmd->add_option("--p2p-max-bytes", o->p2p_max_bytes, "Largest point-to-point transfer, a power of two (default 1M)");
@@ -132,6 +148,9 @@ CLI::App* add_table_command(CLI::App& app) {
   cmd->add_option("--moe-tokens", o->moe_tokens, "Tokens per rank of the MoE rows (default 16,64,256)");
   cmd->add_option("--moe-skews", o->moe_skews, "Zipf exponents of the MoE rows (default 0,0.5,1; 0 = uniform)");
   cmd->add_option("--jobs", o->jobs, "Points measured in parallel (default 2; the tables are the same for any value)");
+  cmd->add_option("--astra-units", o->astra_units,
+                  "binary (default: ASTRA-sim's released versions read bandwidth in GB/s as 2^30 B/s) or decimal "
+                  "(versions that read 10^9 B/s)");
   cmd->add_flag("--quiet", o->run.quiet, "Nothing on stdout");
   cmd->callback([o]() {
     const int status = table_command(*o);

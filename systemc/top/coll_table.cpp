@@ -7,6 +7,7 @@
 #include "config/memory_estimate.h"
 #include "coll/runner.h"
 #include "config/param_table.h"
+#include "top/list_checks.h"
 #include "top/parallel_rows.h"
 #include "top/txn_fabric.h"
 #include "version.h"
@@ -65,6 +66,9 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
     fail("--step-factor " + std::to_string(opt.step_factor) + ": expected 2 .. 1024");
   if (opt.slice_bytes % 256 || opt.slice_bytes > (uint64_t{1} << 30))
     fail("--slice-bytes " + std::to_string(opt.slice_bytes) + ": expected auto or a multiple of 256 B, at most 1 GiB");
+  if (const int* n = first_repeat(opt.group_sizes)) fail("--ranks: " + std::to_string(*n) + " listed twice");
+  if (const coll::Collective* c = first_repeat(opt.colls))
+    fail(std::string("--coll: ") + coll::collective_name(*c) + " listed twice");
   for (int n : opt.group_sizes)
     if (n < 1 || n > cfg.sw.ports)
       fail("--ranks " + std::to_string(n) + ": expected 1 .. switch.ports (" + std::to_string(cfg.sw.ports) + ")");
@@ -170,6 +174,13 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
         if (progress) progress(d, specs.size());
       });
   return t;
+}
+
+const CollRow* largest_row(const CollTable& t, coll::Collective c, coll::Algorithm a, int ranks) {
+  const CollRow* best = nullptr;
+  for (const CollRow& r : t.rows)
+    if (r.coll == c && r.algo == a && r.ranks == ranks && r.busbw > 0 && (!best || r.bytes > best->bytes)) best = &r;
+  return best;
 }
 
 std::string coll_text(const CollTable& t) {

@@ -61,6 +61,10 @@ CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec
 CollTable measure_coll_table(const config::Config& cfg, const CollTableOptions& opt,
                              const std::function<void(size_t done, size_t total)>& progress = {});
 
+// The row of the largest size measured for (collective, algorithm, group size) with a positive
+// busbw; null when there is none (not measured, or one rank, whose bus factor is 0).
+const CollRow* largest_row(const CollTable& t, coll::Collective c, coll::Algorithm a, int ranks);
+
 std::string coll_text(const CollTable& t);  // printed like nccl-tests
 std::string coll_csv(const CollTable& t);
 nlohmann::ordered_json coll_json(const CollTable& t);

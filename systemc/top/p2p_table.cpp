@@ -9,6 +9,7 @@
 #include "core/interrupt.h"
 #include "endpoint/transfer.h"
 #include "tl/message.h"
+#include "top/list_checks.h"
 #include "top/parallel_rows.h"
 #include "top/txn_fabric.h"
 #include "version.h"
@@ -100,7 +101,7 @@ uint64_t p2p_requests(const P2pPoint& p) {
   return (p.bytes + max - 1) / max;
 }
 
-bool all_to_all_supported(const P2pPoint& p) { return !tl::is_atomic(p.op) || p.bytes == static_cast<uint64_t>(p.elem_bytes); }
+bool uniform_random_supported(const P2pPoint& p) { return !tl::is_atomic(p.op) || p.bytes == static_cast<uint64_t>(p.elem_bytes); }
 
 void check_p2p_inputs(const config::Config& cfg, const P2pOptions& opt) {
   if (cfg.kind != config::Config::TrafficKind::kTransactions)
@@ -111,17 +112,15 @@ void check_p2p_inputs(const config::Config& cfg, const P2pOptions& opt) {
   if (opt.max_bytes > cfg.accel.memory_bytes)
     throw config::ConfigError("--max-bytes " + std::to_string(opt.max_bytes) + ": expected at most accel.memory_bytes = " +
                               std::to_string(cfg.accel.memory_bytes) + " (transfers go to one endpoint's memory)");
-  for (size_t i = 0; i < opt.ops.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (opt.ops[i] == opt.ops[j])
-        throw config::ConfigError(std::string("--ops: ") + tl::opcode_name(opt.ops[i]) + " listed twice");
+  if (const tl::Opcode* op = first_repeat(opt.ops))
+    throw config::ConfigError(std::string("--ops: ") + tl::opcode_name(*op) + " listed twice");
   const bool atomics = opt.ops.empty() || std::any_of(opt.ops.begin(), opt.ops.end(), tl::is_atomic);
   if (atomics && !cfg.accel.atomic_supported[static_cast<size_t>(cfg.txn.atomic_op)])
     throw config::ConfigError(std::string("txn.atomic_op = ") + tl::atomic_op_name(cfg.txn.atomic_op) +
                               ": not in accel.atomic_ops, so every atomic would be refused; pick a supported one "
                               "or leave atomic_r and atomic_nr out of --ops");
   if (opt.pair_measure_cycles == 0) throw config::ConfigError("--pair-measure-cycles 0: expected at least 1");
-  if (opt.a2a_measure_cycles == 0) throw config::ConfigError("--measure-cycles 0: expected at least 1");
+  if (opt.random_measure_cycles == 0) throw config::ConfigError("--measure-cycles 0: expected at least 1");
   if (opt.jobs < 1) throw config::ConfigError("--jobs " + std::to_string(opt.jobs) + ": expected at least 1");
 }
 
@@ -183,8 +182,8 @@ BandwidthResult p2p_pair_bandwidth(const config::Config& cfg, const P2pPoint& p,
   return out;
 }
 
-BandwidthResult p2p_all_to_all(const config::Config& cfg, const P2pPoint& p, uint64_t warmup, uint64_t measure) {
-  if (!all_to_all_supported(p))
+BandwidthResult p2p_uniform_random(const config::Config& cfg, const P2pPoint& p, uint64_t warmup, uint64_t measure) {
+  if (!uniform_random_supported(p))
     throw std::logic_error("p2p: the synthetic workload cannot generate " + point_name(p));
   config::Config c = cfg;
   const uint64_t size = tl::is_atomic(p.op) ? static_cast<uint64_t>(p.elem_bytes) : p.bytes;
@@ -210,7 +209,7 @@ BandwidthResult p2p_all_to_all(const config::Config& cfg, const P2pPoint& p, uin
   const endpoint::TxnResult& r = f.endpoints().result();
   for (int s = 1; s < tl::kStatuses; ++s)
     if (r.statuses[static_cast<size_t>(s)] != 0)
-      throw std::logic_error("p2p: all-to-all " + point_name(p) + ": " + std::to_string(r.statuses[static_cast<size_t>(s)]) +
+      throw std::logic_error("p2p: uniform random traffic of " + point_name(p) + ": " + std::to_string(r.statuses[static_cast<size_t>(s)]) +
                              " requests completed with status " + tl::status_name(static_cast<tl::Status>(s)));
   uint64_t bytes = 0;
   for (const endpoint::TxnPortResult& pr : r.ports) bytes += pr.completed_bytes;
@@ -246,15 +245,15 @@ P2pTable measure_p2p_table(const config::Config& cfg, const P2pOptions& opt) {
     const BandwidthResult pair = p2p_pair_bandwidth(pcfg, p, opt.pair_warmup_cycles, opt.pair_measure_cycles);
     row.pair_gbytes_per_s = pair.payload_bytes_per_cycle * cfg.clock_ghz;
     row.efficiency = pair.efficiency;
-    if (opt.all_to_all && all_to_all_supported(p)) {
+    if (opt.uniform_random && uniform_random_supported(p)) {
       // A few times the time one transfer takes at the link's rate, so that large transfers reach
       // a steady state inside the warm-up and are counted over several of them.
       const auto transfer_cycles = static_cast<uint64_t>(std::ceil(static_cast<double>(p.bytes) / link_bytes));
-      row.a2a_warmup_cycles = std::max(opt.a2a_warmup_cycles, opt.a2a_transfer_times_warmup * transfer_cycles);
-      row.a2a_measure_cycles = std::max(opt.a2a_measure_cycles, opt.a2a_transfer_times_measure * transfer_cycles);
-      const BandwidthResult a2a = p2p_all_to_all(cfg, p, row.a2a_warmup_cycles, row.a2a_measure_cycles);
-      row.all_to_all_gbytes_per_s = a2a.payload_bytes_per_cycle * cfg.clock_ghz;
-      row.all_to_all_efficiency = a2a.efficiency;
+      row.random_warmup_cycles = std::max(opt.random_warmup_cycles, opt.random_transfer_times_warmup * transfer_cycles);
+      row.random_measure_cycles = std::max(opt.random_measure_cycles, opt.random_transfer_times_measure * transfer_cycles);
+      const BandwidthResult rnd = p2p_uniform_random(cfg, p, row.random_warmup_cycles, row.random_measure_cycles);
+      row.uniform_random_gbytes_per_s = rnd.payload_bytes_per_cycle * cfg.clock_ghz;
+      row.uniform_random_efficiency = rnd.efficiency;
     }
   };
 
@@ -262,6 +261,15 @@ P2pTable measure_p2p_table(const config::Config& cfg, const P2pOptions& opt) {
   // order) is reported, as a single thread would. Interrupted, the completed rows are kept.
   t.interrupted = measure_rows(t.rows, opt.jobs, measure_row);
   return t;
+}
+
+const P2pRow* best_write_pair(const P2pTable& t) {
+  const P2pRow* best = nullptr;
+  for (const P2pRow& r : t.rows)
+    if ((r.point.op == tl::Opcode::kWrite || r.point.op == tl::Opcode::kWriteFull) &&
+        (!best || r.pair_gbytes_per_s > best->pair_gbytes_per_s))
+      best = &r;
+  return best;
 }
 
 nlohmann::ordered_json p2p_json(const P2pTable& t) {
@@ -299,7 +307,7 @@ nlohmann::ordered_json p2p_json(const P2pTable& t) {
   meta["ops"] = ops;
   meta["max_bytes"] = t.opt.max_bytes;
   meta["columns"] = {"op", "bytes", "elem_bytes", "requests", "latency_cycles", "latency_ns", "pair_gbytes_per_s",
-                     "efficiency", "all_to_all_gbytes_per_s", "all_to_all_efficiency"};
+                     "efficiency", "uniform_random_gbytes_per_s", "uniform_random_efficiency"};
   meta["units"] = {
       {"bytes", "payload bytes per transfer"},
       {"elem_bytes", "atomic element size in bytes; 0 for reads and writes"},
@@ -308,8 +316,8 @@ nlohmann::ordered_json p2p_json(const P2pTable& t) {
       {"latency_ns", "ns (cycles / switch.clock_ghz)"},
       {"pair_gbytes_per_s", "GB/s (1e9 payload bytes per second)"},
       {"efficiency", "payload bytes / (TL flits x 64 B), data-carrying direction"},
-      {"all_to_all_gbytes_per_s", "GB/s per port (1e9 payload bytes per second); null: not measured"},
-      {"all_to_all_efficiency", "payload bytes / (TL flits x 64 B), data-carrying direction; null: not measured"},
+      {"uniform_random_gbytes_per_s", "GB/s per port (1e9 payload bytes per second); null: not measured"},
+      {"uniform_random_efficiency", "payload bytes / (TL flits x 64 B), data-carrying direction; null: not measured"},
   };
   meta["method"] = {
       {"latency",
@@ -320,15 +328,16 @@ nlohmann::ordered_json p2p_json(const P2pTable& t) {
        "endpoint 0 streams transfers to consecutive addresses of endpoint 1 (wrapping within txn.footprint_bytes), "
        "queued at cycle 0 so a request is issued whenever a tag is free; payload completed at endpoint 0 over cycles "
        "[pair_warmup, pair_warmup + pair_measure) (bandwidth_windows)"},
-      {"all_to_all",
-       "the synthetic workload: traffic.pattern = uniform with traffic.exclude_self = true, txn.mix = OP:1, "
+      {"uniform_random",
+       "not the collective all-to-all (upswitch coll): independent transfers from every endpoint to uniformly random "
+       "other endpoints, so destinations collide. The synthetic workload: traffic.pattern = uniform with traffic.exclude_self = true, txn.mix = OP:1, "
        "txn.sizes = BYTES:1 (atomics: the element size, txn.atomic_bytes), txn.load = min(1, BYTES / link bytes "
        "per cycle) (the one-transfer-per-port-per-cycle limit); payload completed at the initiators over the "
-       "measurement window, per port, on the configured fabric. Warm-up = max(all_to_all_warmup, " +
-           std::to_string(t.opt.a2a_transfer_times_warmup) + " x T), window = max(all_to_all_measure, " +
-           std::to_string(t.opt.a2a_transfer_times_measure) +
+       "measurement window, per port, on the configured fabric. Warm-up = max(uniform_random_warmup, " +
+           std::to_string(t.opt.random_transfer_times_warmup) + " x T), window = max(uniform_random_measure, " +
+           std::to_string(t.opt.random_transfer_times_measure) +
            " x T), T = ceil(BYTES / link bytes per cycle). At this load the run is saturated: the number is the "
-           "throughput a saturated all-to-all sustains, within about 2% (5% from 256 KiB up, where few transfers "
+           "throughput saturated uniform random traffic sustains, within about 2% (5% from 256 KiB up, where few transfers "
            "are in flight). Multi-element atomics: null (the synthetic workload issues single-element atomics)"},
       {"efficiency",
        "from the pair stream's window: payload bytes / (flits x 64 B) of the direction that carries the payload "
@@ -337,10 +346,10 @@ nlohmann::ordered_json p2p_json(const P2pTable& t) {
   meta["bandwidth_windows"] = {
       {"pair_warmup_cycles", t.opt.pair_warmup_cycles},
       {"pair_measure_cycles", t.opt.pair_measure_cycles},
-      {"all_to_all_warmup_cycles", t.opt.a2a_warmup_cycles},
-      {"all_to_all_measure_cycles", t.opt.a2a_measure_cycles},
-      {"all_to_all_transfer_times_warmup", t.opt.a2a_transfer_times_warmup},
-      {"all_to_all_transfer_times_measure", t.opt.a2a_transfer_times_measure},
+      {"uniform_random_warmup_cycles", t.opt.random_warmup_cycles},
+      {"uniform_random_measure_cycles", t.opt.random_measure_cycles},
+      {"uniform_random_transfer_times_warmup", t.opt.random_transfer_times_warmup},
+      {"uniform_random_transfer_times_measure", t.opt.random_transfer_times_measure},
   };
   meta["pair_fabric_ports"] = t.pair_ports;
   meta["pair_fabric_note"] =
@@ -368,10 +377,10 @@ nlohmann::ordered_json p2p_json(const P2pTable& t) {
     j["latency_ns"] = round_to(r.latency_ns, kNsDigits);
     j["pair_gbytes_per_s"] = round_to(r.pair_gbytes_per_s, kGbDigits);
     j["efficiency"] = round_to(r.efficiency, kEffDigits);
-    j["all_to_all_gbytes_per_s"] =
-        r.all_to_all_gbytes_per_s ? json(round_to(*r.all_to_all_gbytes_per_s, kGbDigits)) : json(nullptr);
-    j["all_to_all_efficiency"] =
-        r.all_to_all_efficiency ? json(round_to(*r.all_to_all_efficiency, kEffDigits)) : json(nullptr);
+    j["uniform_random_gbytes_per_s"] =
+        r.uniform_random_gbytes_per_s ? json(round_to(*r.uniform_random_gbytes_per_s, kGbDigits)) : json(nullptr);
+    j["uniform_random_efficiency"] =
+        r.uniform_random_efficiency ? json(round_to(*r.uniform_random_efficiency, kEffDigits)) : json(nullptr);
     rows.push_back(j);
   }
   return json{{"meta", meta}, {"rows", rows}};
@@ -379,15 +388,15 @@ nlohmann::ordered_json p2p_json(const P2pTable& t) {
 
 std::string p2p_csv(const P2pTable& t) {
   std::string s =
-      "op,bytes,elem_bytes,requests,latency_cycles,latency_ns,pair_gbytes_per_s,efficiency,all_to_all_gbytes_per_s,"
-      "all_to_all_efficiency\n";
+      "op,bytes,elem_bytes,requests,latency_cycles,latency_ns,pair_gbytes_per_s,efficiency,uniform_random_gbytes_per_s,"
+      "uniform_random_efficiency\n";
   for (const P2pRow& r : t.rows) {
     s += std::string(tl::opcode_name(r.point.op)) + "," + std::to_string(r.point.bytes) + "," +
          std::to_string(r.point.elem_bytes) + "," + std::to_string(r.requests) + "," + std::to_string(r.latency_cycles) +
          "," + fixed(r.latency_ns, kNsDigits) + "," + fixed(r.pair_gbytes_per_s, kGbDigits) + "," +
          fixed(r.efficiency, kEffDigits) + "," +
-         (r.all_to_all_gbytes_per_s ? fixed(*r.all_to_all_gbytes_per_s, kGbDigits) : "") + "," +
-         (r.all_to_all_efficiency ? fixed(*r.all_to_all_efficiency, kEffDigits) : "") + "\n";
+         (r.uniform_random_gbytes_per_s ? fixed(*r.uniform_random_gbytes_per_s, kGbDigits) : "") + "," +
+         (r.uniform_random_efficiency ? fixed(*r.uniform_random_efficiency, kEffDigits) : "") + "\n";
   }
   return s;
 }
@@ -399,22 +408,22 @@ std::string p2p_text(const P2pTable& t) {
   std::string s;
   std::snprintf(buf, sizeof buf,
                 "upswitch p2p: preset %s, %d ports, %.3g GHz, link %.3f GB/s per direction; latency and pair on %d "
-                "ports, all-to-all on %d\n",
+                "ports, uniform random on %d\n",
                 c.preset.empty() ? "default" : c.preset.c_str(), c.sw.ports, c.clock_ghz, link_gb, t.pair_ports,
                 c.sw.ports);
   s += buf;
-  std::snprintf(buf, sizeof buf, "%-10s %9s %4s %5s %9s %11s %9s %6s %9s %6s\n", "op", "bytes", "elem", "reqs",
-                "lat_cyc", "lat_ns", "pair_GB/s", "eff", "a2a_GB/s", "a2a_eff");
+  std::snprintf(buf, sizeof buf, "%-10s %9s %4s %5s %9s %11s %9s %6s %9s %8s\n", "op", "bytes", "elem", "reqs",
+                "lat_cyc", "lat_ns", "pair_GB/s", "eff", "rand_GB/s", "rand_eff");
   s += buf;
   for (const P2pRow& r : t.rows) {
     const std::string elem = r.point.elem_bytes ? std::to_string(r.point.elem_bytes) : "-";
-    const std::string a2a = r.all_to_all_gbytes_per_s ? fixed(*r.all_to_all_gbytes_per_s, kGbDigits) : "-";
-    const std::string a2a_eff = r.all_to_all_efficiency ? fixed(*r.all_to_all_efficiency, kEffDigits) : "-";
-    std::snprintf(buf, sizeof buf, "%-10s %9llu %4s %5llu %9llu %11s %9s %6s %9s %6s\n", tl::opcode_name(r.point.op),
+    const std::string rnd = r.uniform_random_gbytes_per_s ? fixed(*r.uniform_random_gbytes_per_s, kGbDigits) : "-";
+    const std::string rnd_eff = r.uniform_random_efficiency ? fixed(*r.uniform_random_efficiency, kEffDigits) : "-";
+    std::snprintf(buf, sizeof buf, "%-10s %9llu %4s %5llu %9llu %11s %9s %6s %9s %8s\n", tl::opcode_name(r.point.op),
                   static_cast<unsigned long long>(r.point.bytes), elem.c_str(),
                   static_cast<unsigned long long>(r.requests), static_cast<unsigned long long>(r.latency_cycles),
                   fixed(r.latency_ns, kNsDigits).c_str(), fixed(r.pair_gbytes_per_s, kGbDigits).c_str(),
-                  fixed(r.efficiency, kEffDigits).c_str(), a2a.c_str(), a2a_eff.c_str());
+                  fixed(r.efficiency, kEffDigits).c_str(), rnd.c_str(), rnd_eff.c_str());
     s += buf;
   }
   std::snprintf(buf, sizeof buf,

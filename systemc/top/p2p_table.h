@@ -1,7 +1,8 @@
 // The point-to-point table (`upswitch p2p`, doc/p2p.md): per operation and transfer size, the
 // zero-load round trip, the sustained bandwidth of one endpoint streaming to another, the
-// protocol efficiency of that stream, and the per-port bandwidth of an all-to-all at full
-// offered load. Higher-level simulators (ASTRA-sim, SimAI) take it as their network model.
+// protocol efficiency of that stream, and the per-port bandwidth of uniform random traffic at full
+// offered load (every endpoint sending to random others: not the collective all-to-all of
+// top/coll_table.h, whose schedule sends one block to every peer). Higher-level simulators (ASTRA-sim, SimAI) take it as their network model.
 // Plain C++ over top::TxnFabric, so tests can call every measurement directly.
 #pragma once
 
@@ -28,17 +29,17 @@ struct P2pOptions {
   std::vector<tl::Opcode> ops;  // empty = all five, in opcode order
   uint64_t max_bytes = uint64_t{1} << 20;
   // Bandwidth runs: cycles before the measurement window and the window itself. A pair stream
-  // settles within a round trip; an all-to-all at full load takes a few thousand cycles to reach
+  // settles within a round trip; uniform random traffic at full load takes a few thousand cycles to reach
   // its saturation throughput (its error is in the warm-up, not the window), and with large
   // transfers both windows stretch to a few transfer times T = bytes / link bytes per cycle.
   uint64_t pair_warmup_cycles = 2000, pair_measure_cycles = 10000;
-  uint64_t a2a_warmup_cycles = 4000, a2a_measure_cycles = 4000;
-  uint64_t a2a_transfer_times_warmup = 1, a2a_transfer_times_measure = 2;
+  uint64_t random_warmup_cycles = 4000, random_measure_cycles = 4000;
+  uint64_t random_transfer_times_warmup = 1, random_transfer_times_measure = 2;
   // Ports of the fabric the latency and pair runs use (one pair never depends on the others);
   // 0 = the configuration's switch.ports. The configuration's own size is used anyway when it
   // has a routing table.
   int pair_ports = 4;
-  bool all_to_all = true;
+  bool uniform_random = true;
   int jobs = 1;  // rows measured in parallel (each row is independent: results do not change)
 };
 
@@ -49,8 +50,8 @@ struct P2pRow {
   double latency_ns = 0;
   double pair_gbytes_per_s = 0;
   double efficiency = 0;  // of the pair stream's data-carrying direction
-  std::optional<double> all_to_all_gbytes_per_s, all_to_all_efficiency;  // none: not measurable
-  uint64_t a2a_warmup_cycles = 0, a2a_measure_cycles = 0;
+  std::optional<double> uniform_random_gbytes_per_s, uniform_random_efficiency;  // none: not measurable
+  uint64_t random_warmup_cycles = 0, random_measure_cycles = 0;
 };
 
 struct P2pTable {
@@ -91,13 +92,17 @@ BandwidthResult p2p_pair_bandwidth(const config::Config& cfg, const P2pPoint& p,
 // Every endpoint offers transfers of the point to uniformly random other endpoints at the
 // highest txn.load the one-transfer-per-cycle rule allows (the synthetic workload); payload
 // completed per port over the measurement window.
-BandwidthResult p2p_all_to_all(const config::Config& cfg, const P2pPoint& p, uint64_t warmup, uint64_t measure);
+BandwidthResult p2p_uniform_random(const config::Config& cfg, const P2pPoint& p, uint64_t warmup, uint64_t measure);
 // Whether the synthetic workload can generate the point (its atomics are single elements).
-bool all_to_all_supported(const P2pPoint& p);
+bool uniform_random_supported(const P2pPoint& p);
 
 // The whole table. Throws config::ConfigError on bad inputs (before simulating anything),
 // core::DeadlockError or std::logic_error when the model fails.
 P2pTable measure_p2p_table(const config::Config& cfg, const P2pOptions& opt);
+
+// The write or writefull row with the highest pair bandwidth (what one endpoint's link delivers
+// to one other in one direction); null when the table has none.
+const P2pRow* best_write_pair(const P2pTable& t);
 
 // Keys in insertion order: meta first, then the rows with their fields in the CSV's column order.
 nlohmann::ordered_json p2p_json(const P2pTable& t);

@@ -6,7 +6,9 @@
 
 #include "config/param_table.h"
 #include "core/interrupt.h"
+#include "top/list_checks.h"
 #include "top/parallel_rows.h"
+#include "top/planner_exports.h"
 #include "top/txn_fabric.h"
 #include "top/txn_report.h"
 #include "top/workload_run.h"
@@ -68,6 +70,15 @@ void check_planner_inputs(const config::Config& cfg, const PlannerOptions& opt) 
     throw config::ConfigError("--load " + std::to_string(opt.loaded_load) + ": expected a fraction of the link in (0, 1]");
   for (tl::Opcode op : opt.loaded_ops)
     for (uint64_t b : opt.loaded_sizes) (void)loaded_point_config(cfg, op, b, opt.loaded_load);
+  if (const uint64_t* b = first_repeat(opt.loaded_sizes))
+    throw config::ConfigError("--loaded-sizes: " + std::to_string(*b) + " listed twice");
+  if (const int* t = first_repeat(opt.moe_tokens))
+    throw config::ConfigError("--moe-tokens: " + std::to_string(*t) + " listed twice");
+  if (const double* s = first_repeat(opt.moe_skews)) {
+    char v[32];
+    std::snprintf(v, sizeof v, "%g", *s);
+    throw config::ConfigError(std::string("--moe-skews: ") + v + " listed twice");
+  }
   for (int t : opt.moe_tokens)
     if (t < 1) throw config::ConfigError("--moe-tokens " + std::to_string(t) + ": expected token counts of at least 1");
   for (double s : opt.moe_skews)
@@ -183,53 +194,8 @@ nlohmann::ordered_json planner_json(const PlannerTable& t) {
                    {"recv_max_bytes", r.recv_max}, {"dispatch_us", r.dispatch_us}, {"combine_us", r.combine_us},
                    {"straggler", r.straggler}, {"a2a_gbytes_per_s", r.a2a_gbps}, {"port_bound_us", r.port_bound_us}});
   out["moe"] = moe;
-  const AstraNetwork a = astra_network(t);
-  out["astra_network"] = {{"topology", "Switch"}, {"npus_count", a.npus}, {"bandwidth_gbytes_per_s", a.bandwidth_gbps},
-                          {"latency_ns", a.latency_ns}, {"bandwidth_from", a.source_bandwidth},
-                          {"latency_from", a.source_latency}};
+  if (!t.interrupted) add_exports_json(t, out);  // derived from whole tables only
   return out;
-}
-
-// Bandwidth: the best pair stream of writes (payload, one direction), which is what ASTRA-sim's
-// link carries. Latency: a 64 B write's round trip crosses four links (request: NPU to switch to
-// NPU; response: back) and the target's memory; ASTRA-sim's Switch dimension charges one link
-// latency per hop of NPU to switch and switch to NPU, so link latency = (round trip - memory) / 4.
-AstraNetwork astra_network(const PlannerTable& t) {
-  AstraNetwork a;
-  a.npus = t.cfg.sw.ports;
-  for (const P2pRow& r : t.p2p.rows) {
-    const bool write = r.point.op == tl::Opcode::kWrite || r.point.op == tl::Opcode::kWriteFull;
-    if (write && r.pair_gbytes_per_s > a.bandwidth_gbps) {
-      a.bandwidth_gbps = r.pair_gbytes_per_s;
-      a.source_bandwidth = std::string("p2p ") + tl::opcode_name(r.point.op) + " " + std::to_string(r.point.bytes) +
-                           " B pair stream";
-    }
-    if (r.point.op == tl::Opcode::kWrite && r.point.bytes == 64) {
-      const auto& ap = t.cfg.accel;
-      const double memory = ap.mem_latency_cycles + std::ceil(64.0 / ap.mem_bytes_per_cycle);
-      a.latency_ns = (static_cast<double>(r.latency_cycles) - memory) / 4.0 / t.cfg.clock_ghz;
-      a.source_latency = "p2p write 64 B round trip " + std::to_string(r.latency_cycles) +
-                         " cycles, less the memory access, over 4 link crossings";
-    }
-  }
-  return a;
-}
-
-std::string astra_network_yaml(const PlannerTable& t) {
-  const AstraNetwork a = astra_network(t);
-  char buf[1024];
-  std::snprintf(buf, sizeof buf,
-                "# ASTRA-sim analytical network: one upswitch switch (doc/workloads.md, \"ASTRA-sim\").\n"
-                "# upswitch %s, configuration %s\n"
-                "# bandwidth from: %s\n"
-                "# latency from: %s\n"
-                "topology: [ Switch ]\n"
-                "npus_count: [ %d ]\n"
-                "bandwidth: [ %.3f ]  # GB/s per link and direction\n"
-                "latency: [ %.3f ]  # ns per link\n",
-                UPSWITCH_VERSION, config_hash(t.cfg).c_str(), a.source_bandwidth.c_str(), a.source_latency.c_str(),
-                a.npus, a.bandwidth_gbps, a.latency_ns);
-  return buf;
 }
 
 }  // namespace upswitch::top

@@ -1,8 +1,8 @@
 // The planners' table (`upswitch table`, doc/workloads.md "Tables for planners"): for one
 // configuration, the collective table (time, algbw, busbw per collective, algorithm, group size
 // and message size), the point-to-point table (zero-load round trip and bandwidth per operation
-// and size), and MoE all-to-all times per token count and skew; plus the network file that
-// ASTRA-sim's analytical backend reads, derived from those measurements.
+// and size), and MoE all-to-all times per token count and skew. What is derived from them (α-β
+// fits, ASTRA-sim and SimAI inputs) is in top/table_fits.h, top/astra_export.h, top/simai_export.h.
 #pragma once
 
 #include <functional>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
+#include "top/astra_units.h"
 #include "top/coll_table.h"
 #include "top/p2p_table.h"
 
@@ -28,6 +29,7 @@ struct PlannerOptions {
   std::vector<int> moe_tokens = {16, 64, 256};   // tokens per rank
   std::vector<double> moe_skews = {0.0, 0.5, 1.0};  // Zipf exponents (0 = uniform)
   int jobs = 2;
+  AstraUnits astra_units = AstraUnits::kBinary;  // the ASTRA-sim version the network files are for
 };
 
 struct MoeRow {
@@ -68,18 +70,8 @@ PlannerTable measure_planner_table(
 
 std::string moe_table_csv(const PlannerTable& t);
 std::string loaded_latency_csv(const PlannerTable& t);
-// {upswitch_version, config_hash, config, coll, p2p, p2p_loaded, moe, astra_network}
+// {upswitch_version, config_hash, interrupted, config, coll, p2p, p2p_loaded, moe, and unless
+// interrupted: fits (top/table_fits.h), astra_network and simai (one entry per exported group size)}
 nlohmann::ordered_json planner_json(const PlannerTable& t);
-
-// ASTRA-sim analytical network file (YAML): one Switch dimension of switch.ports NPUs; bandwidth
-// = the largest measured pair bandwidth of streamed writes (GB/s, one direction); latency = the
-// one-way link latency derived from the 64 B write round trip (ns; see doc/workloads.md).
-struct AstraNetwork {
-  int npus = 0;
-  double bandwidth_gbps = 0, latency_ns = 0;
-  std::string source_bandwidth, source_latency;  // which measurement each came from
-};
-AstraNetwork astra_network(const PlannerTable& t);
-std::string astra_network_yaml(const PlannerTable& t);
 
 }  // namespace upswitch::top

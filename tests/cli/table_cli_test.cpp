@@ -6,10 +6,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "../simai_reader.h"
 #include "cli_support.h"
 
 using namespace upswitch_cli;  // NOLINT: test file
@@ -17,6 +22,147 @@ using namespace upswitch_cli;  // NOLINT: test file
 namespace {
 
 const std::string kCfg = " --set switch.ports=8 --set moe.experts=8";
+constexpr double kGiB = 1073741824.0;
+
+using Json = nlohmann::json;
+
+// The row of the largest size of (collective, algorithm, ranks) in table.json's coll rows.
+const Json* largest(const Json& t, const std::string& coll, const std::string& algo, int ranks) {
+  const Json* best = nullptr;
+  for (const auto& r : t["coll"]["rows"])
+    if (r["collective"] == coll && r["algorithm"] == algo && r["ranks"] == ranks &&
+        (!best || r["bytes"].get<uint64_t>() > (*best)["bytes"].get<uint64_t>()))
+      best = &r;
+  return best;
+}
+
+// ASTRA-sim: one file per group size, npus_count = the ranks, and bandwidth x the stated unit =
+// the busbw of the ring all-reduce's largest size in coll (the collective the file names).
+void check_astra_files(const fs::path& out, const Json& t, const std::vector<int>& ranks, double unit) {
+  ASSERT_EQ(t["astra_network"].size(), ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const int n = ranks[i];
+    const fs::path f = out / ("astra_network_n" + std::to_string(n) + ".yml");
+    ASSERT_TRUE(fs::exists(f)) << f;
+    const YAML::Node y = YAML::LoadFile(f.string());
+    ASSERT_EQ(y["topology"].size(), 1u);
+    EXPECT_EQ(y["topology"][0].as<std::string>(), "Switch");
+    EXPECT_EQ(y["npus_count"][0].as<int>(), n);
+    const Json* ring = largest(t, "all_reduce", "ring", n);
+    ASSERT_TRUE(ring) << n;
+    const double busbw = (*ring)["busbw_gbytes_per_s"].get<double>();
+    EXPECT_NEAR(y["bandwidth"][0].as<double>() * unit / 1e9, busbw, std::max(0.01 * busbw, 0.001)) << f;
+    const std::string text = slurp(f);
+    EXPECT_NE(text.find("all_reduce ring, " + std::to_string(n) + " ranks, " + std::to_string((*ring)["bytes"].get<uint64_t>()) + " B"),
+              std::string::npos) << text;
+    const Json& src = t["astra_network"][i]["dimensions"][0]["bandwidth_source"];
+    EXPECT_EQ(src["collective"], "all_reduce");
+    EXPECT_EQ(src["bytes"], (*ring)["bytes"]);
+    EXPECT_EQ(t["astra_network"][i]["bandwidth_unit_bytes_per_s"].get<double>(), unit);
+  }
+}
+
+// SimAI: busbw.yaml read as SimAI reads it gives, x 2^30, the highest busbw among the algorithms
+// at each collective's largest size; the ratio files give each size's busbw over it.
+void check_simai_files(const fs::path& out, const Json& t, const std::vector<int>& ranks) {
+  for (int n : ranks) {
+    const std::string sfx = "_n" + std::to_string(n);
+    const auto b = upswitch_simai::read_busbw_yaml(slurp(out / ("simai_busbw" + sfx + ".yaml")));
+    std::map<std::string, const Json*> best;  // collective -> row
+    for (const char* c : {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"})
+      for (const char* a : {"ring", "oneshot", "switch"})
+        if (const Json* r = largest(t, c, a, n))
+          if (!best[c] || (*r)["busbw_gbytes_per_s"].get<double>() > (*best[c])["busbw_gbytes_per_s"].get<double>())
+            best[c] = r;
+    const std::map<std::string, std::string> simai = {
+        {"all_reduce", "allreduce"}, {"all_gather", "allgather"}, {"reduce_scatter", "reducescatter"}, {"all_to_all", "alltoall"}};
+    for (const auto& [c, key] : simai) {
+      if (!best[c]) {
+        EXPECT_FALSE(b.count("TP") && b.at("TP").count(key)) << key;
+        continue;
+      }
+      const double want = (*best[c])["busbw_gbytes_per_s"].get<double>();
+      EXPECT_NEAR(b.at("TP").at(key) * kGiB / 1e9, want, std::max(0.01 * want, 0.001)) << n << " " << key;
+    }
+    EXPECT_FALSE(b.count("DP"));
+    double pair = 0;
+    for (const auto& r : t["p2p"]["rows"])
+      if (r["op"] == "write" || r["op"] == "writefull") pair = std::max(pair, r["pair_gbytes_per_s"].get<double>());
+    EXPECT_NEAR(b.at("PP").at("busbw") * kGiB / 1e9, pair, 0.01 * pair);
+    // Ratio files: every size of the chosen algorithm, busbw(size) = ratio x the busbw.yaml value.
+    for (const auto& [file, c, key] : {std::tuple<std::string, std::string, std::string>{"simai_nvlink_ratio", "all_gather", "allgather"},
+                                       {"simai_ata_ratio", "all_to_all", "alltoall"}}) {
+      const fs::path f = out / (file + sfx + ".csv");
+      if (!best[c]) {
+        EXPECT_FALSE(fs::exists(f)) << f;
+        continue;
+      }
+      const auto rows = upswitch_simai::read_ratio_csv(slurp(f));
+      size_t sizes = 0;
+      for (const auto& r : t["coll"]["rows"])
+        if (r["collective"] == c && r["algorithm"] == (*best[c])["algorithm"] && r["ranks"] == n) {
+          ++sizes;
+          const double want = r["busbw_gbytes_per_s"].get<double>();
+          bool found = false;
+          for (const auto& row : rows)
+            if (row.size == r["bytes"].get<double>()) {
+              found = true;
+              // 1%, or the 0.0005 GB/s rounding of coll's busbw at the smallest sizes.
+              EXPECT_NEAR(row.cells.at(0) * b.at("TP").at(key) * kGiB / 1e9, want, std::max(0.01 * want, 0.001))
+                  << f << " " << row.size;
+            }
+          EXPECT_TRUE(found) << f << " " << r["bytes"];
+        }
+      EXPECT_EQ(rows.size(), sizes) << f;
+    }
+  }
+}
+
+// Fits: each reproduces every point of its size range within the max_rel_error it reports (less
+// the rounding of the JSON's times); the pieces of a group cover its sizes without a gap.
+void check_fits(const Json& t) {
+  std::map<std::string, std::vector<std::pair<double, double>>> groups;  // key -> (bytes, time_us)
+  for (const auto& r : t["coll"]["rows"])
+    groups["coll " + r["collective"].get<std::string>() + " " + r["algorithm"].get<std::string>() + " " +
+           std::to_string(r["ranks"].get<int>()) + " 0"]
+        .emplace_back(r["bytes"].get<double>(), r["time_us"].get<double>());
+  for (const auto& r : t["p2p"]["rows"])
+    groups["p2p " + r["op"].get<std::string>() + "  2 " + std::to_string(r["elem_bytes"].get<int>())]
+        .emplace_back(r["bytes"].get<double>(), r["latency_ns"].get<double>() / 1000.0);
+  std::map<std::string, std::vector<std::pair<double, double>>> ranges;  // key -> pieces' (min, max)
+  for (const auto& f : t["fits"]["rows"]) {
+    const std::string key = f["kind"].get<std::string>() + " " + f["operation"].get<std::string>() + " " +
+                            f["algorithm"].get<std::string>() + " " + std::to_string(f["ranks"].get<int>()) + " " +
+                            std::to_string(f["elem_bytes"].get<int>());
+    ASSERT_TRUE(groups.count(key)) << key;
+    const double lo = f["min_bytes"].get<double>(), hi = f["max_bytes"].get<double>();
+    ranges[key].emplace_back(lo, hi);
+    const double alpha = f["alpha_us"].get<double>();
+    const double per_byte = f["beta_gbytes_per_s"].is_null() ? 0.0 : 1.0 / (f["beta_gbytes_per_s"].get<double>() * 1000.0);
+    size_t in_range = 0;
+    for (const auto& [bytes, time] : groups[key]) {
+      if (bytes < lo || bytes > hi) continue;
+      ++in_range;
+      EXPECT_LE(std::abs(alpha + bytes * per_byte - time) / time, f["max_rel_error"].get<double>() + 2e-4)
+          << key << " at " << bytes;
+    }
+    EXPECT_EQ(f["points"].get<size_t>(), in_range) << key;
+    EXPECT_LE(f["max_rel_error"].get<double>(), 0.05 + 1e-12) << key;  // pieces are split until within 5%
+  }
+  for (const auto& [key, pts] : groups) {
+    std::set<double> sizes;
+    for (const auto& p : pts) sizes.insert(p.first);
+    if (sizes.size() < 2) {
+      EXPECT_FALSE(ranges.count(key)) << key;
+      continue;
+    }
+    ASSERT_TRUE(ranges.count(key)) << key;
+    const auto& r = ranges[key];
+    EXPECT_EQ(r.front().first, *sizes.begin()) << key;
+    EXPECT_EQ(r.back().second, *sizes.rbegin()) << key;
+    for (size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second) << key;
+  }
+}
 
 TEST(TableCli, FilesParseAndAgreeWithIndividualRuns) {
   const fs::path out = scratch("table_ok");
@@ -75,23 +221,56 @@ TEST(TableCli, FilesParseAndAgreeWithIndividualRuns) {
   EXPECT_DOUBLE_EQ(t["moe"][1]["dispatch_us"].get<double>(), w["phases"][0]["time_us"].get<double>());
   EXPECT_DOUBLE_EQ(t["moe"][1]["combine_us"].get<double>(), w["phases"][1]["time_us"].get<double>());
   EXPECT_GT(t["moe"][1]["straggler"].get<double>(), t["moe"][0]["straggler"].get<double>());
-  // ASTRA-sim: YAML with topology, npus_count, bandwidth (GB/s) and latency (ns), one dimension.
-  const YAML::Node y = YAML::LoadFile((out / "astra_network.yml").string());
-  ASSERT_TRUE(y["topology"] && y["npus_count"] && y["bandwidth"] && y["latency"]);
-  EXPECT_EQ(y["topology"][0].as<std::string>(), "Switch");
-  EXPECT_EQ(y["npus_count"][0].as<int>(), 8);
-  // Bandwidth: the best streamed-write pair rate; latency: (64 B write round trip - memory) / 4 links.
-  double best = 0, rt = 0;
-  for (const auto& row : t["p2p"]["rows"]) {
-    const std::string op = row["op"];
-    if (op == "write" || op == "writefull") best = std::max(best, row["pair_gbytes_per_s"].get<double>());
-    if (op == "write" && row["bytes"] == 64) rt = row["latency_cycles"].get<double>();
-  }
+  check_astra_files(out, t, {2, 4}, kGiB);
+  check_simai_files(out, t, {2, 4});
+  check_fits(t);
+  // The 64 B write round trip, less the memory access, over the four link crossings.
+  const YAML::Node y = YAML::LoadFile((out / "astra_network_n4.yml").string());
+  double rt = 0;
+  for (const auto& row : t["p2p"]["rows"])
+    if (row["op"] == "write" && row["bytes"] == 64) rt = row["latency_cycles"].get<double>();
   const auto& cfg = t["config"];
   const double memory = cfg["accel"]["mem_latency_cycles"].get<double>() +
                         std::ceil(64.0 / cfg["accel"]["mem_bytes_per_cycle"].get<double>());
-  EXPECT_NEAR(y["bandwidth"][0].as<double>(), best, 0.001);
   EXPECT_NEAR(y["latency"][0].as<double>(), (rt - memory) / 4 / cfg["switch"]["clock_ghz"].get<double>(), 0.001);
+  EXPECT_FALSE(fs::exists(out / "astra_network.yml"));  // one file per group size instead
+}
+
+// --astra-units decimal writes 10^9 B/s units; small sizes (-b 1 on f64 rounds 1, 2 and 4 B up to
+// one 8 B element) give each row once in every file.
+TEST(TableCli, DecimalUnitsAndNoRowTwice) {
+  const fs::path out = scratch("table_dec");
+  const Result r = run("table" + kCfg + " --coll all_reduce,all_to_all --ranks 2 -b 1 -e 64 --type f64 "
+                       "--p2p-max-bytes 64 --loaded-sizes 64 --moe-tokens 16 --moe-skews 0 --astra-units decimal --out " +
+                       out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json t = nlohmann::json::parse(slurp(out / "table.json"));
+  check_astra_files(out, t, {2}, 1e9);
+  check_simai_files(out, t, {2});
+  check_fits(t);
+  EXPECT_NE(slurp(out / "astra_network_n2.yml").find("bandwidth unit: decimal"), std::string::npos);
+  // Each file's key columns name each row once.
+  struct Keyed {
+    const char* file;
+    size_t key_columns;
+  };
+  for (const Keyed& k : {Keyed{"coll.csv", 4}, Keyed{"p2p.csv", 3}, Keyed{"p2p_loaded.csv", 2}, Keyed{"fits.csv", 5}}) {
+    std::istringstream in(slurp(out / k.file));
+    std::string line;
+    std::set<std::string> keys;
+    size_t rows = 0;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      size_t cut = 0;
+      for (size_t c = 0; c < k.key_columns; ++c) cut = line.find(',', cut) + 1;
+      EXPECT_TRUE(keys.insert(line.substr(0, cut)).second) << k.file << ": " << line;
+      ++rows;
+    }
+    EXPECT_GT(rows, 1u) << k.file;
+  }
+  // Ring, oneshot and switch all-reduce and all-to-all at -f 4's 1, 4, 16, 64 B: 1 and 4 B are both
+  // one 8 B element, one row.
+  EXPECT_EQ(t["coll"]["rows"].size(), 4u * 3u);
 }
 
 TEST(TableCli, BadInputIsOneLineExitTwoAndNothingWritten) {
@@ -105,6 +284,13 @@ TEST(TableCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"table --load 0", "--load"},
       {"table --loaded-sizes 6", "txn.sizes"},
       {"table --loaded-sizes x", "--loaded-sizes 'x'"},
+      {"table --astra-units hex", "--astra-units 'hex'"},
+      {"table --ranks 2,2", "--ranks: 2 listed twice"},
+      {"table --coll all_reduce,all_reduce", "--coll: all_reduce listed twice"},
+      {"table --loaded-sizes 64,64", "--loaded-sizes: 64 listed twice"},
+      {"table --moe-tokens 16,16", "--moe-tokens: 16 listed twice"},
+      {"table --moe-skews 0.5,0.5", "--moe-skews: 0.5 listed twice"},
+      {"coll --ranks 8,8", "--ranks: 8 listed twice"},
   };
   for (const BadInput& b : cases) {
     const fs::path out = scratch("table_bad_out");

@@ -90,7 +90,8 @@ HAS_OUT = {"run", "coll", "p2p", "workload", "replay", "table"}
 FLAG_VALUES = {
     "--seed": ["-1", "0", "18446744073709551616", "x", "3"],
     "--jobs": ["0", "-1", "3", "x"],
-    "--ranks": ["0", "1", "3", "9", "2,4", "x", "4,", "-2"],
+    "--ranks": ["0", "1", "3", "9", "2,4", "x", "4,", "-2", "2,2"],
+    "--astra-units": ["binary", "decimal", "hex", ""],
     "-b": ["0", "1", "8", "1G", "5X", "-1"],
     "-e": ["4", "64", "1K", "2T", "x"],
     "--coll": ["all", "all_to_all", "broadcast", "nope", "all_reduce,all_gather"],
@@ -150,6 +151,8 @@ def generate(rng: random.Random, keys: list[dict], commands: list[str]) -> list[
         if flag in ("--jobs", "--ranks", "-b", "-e", "--coll", "--algo", "--type", "--op") and cmd not in ("coll", "table"):
             continue
         if flag in ("--load",) and cmd not in ("cosim", "table"):
+            continue
+        if flag == "--astra-units" and cmd != "table":
             continue
         if flag == "--kernel" and cmd != "run":
             continue

@@ -83,7 +83,7 @@ TEST(P2pTable, ZeroLoadReadIsTheHandSum) {
     opt.max_bytes = 64;
     opt.pair_warmup_cycles = 200;
     opt.pair_measure_cycles = 1000;
-    opt.all_to_all = false;
+    opt.uniform_random = false;
     const top::P2pTable t = top::measure_p2p_table(cfg, opt);
     ASSERT_EQ(t.rows.size(), 5u);
     EXPECT_EQ(t.rows.back().latency_cycles, want);
@@ -160,8 +160,8 @@ TEST(P2pTable, WholeTableOnASmallFabric) {
   const config::Config cfg = make_txn_config({{"switch.ports", "8"}});
   top::P2pOptions opt;
   opt.max_bytes = 1024;
-  opt.pair_warmup_cycles = opt.a2a_warmup_cycles = 500;
-  opt.pair_measure_cycles = opt.a2a_measure_cycles = 2000;
+  opt.pair_warmup_cycles = opt.random_warmup_cycles = 500;
+  opt.pair_measure_cycles = opt.random_measure_cycles = 2000;
   const top::P2pTable t = top::measure_p2p_table(cfg, opt);
   const std::vector<P2pPoint> pts = top::p2p_points({}, 1024, tl::AtomicOp::kAdd);
   ASSERT_EQ(t.rows.size(), pts.size());
@@ -179,10 +179,10 @@ TEST(P2pTable, WholeTableOnASmallFabric) {
     EXPECT_GT(r.efficiency, 0.0) << what;
     EXPECT_LT(r.efficiency, 1.0) << what;
     const bool multi_atomic = tl::is_atomic(r.point.op) && r.point.bytes != static_cast<uint64_t>(r.point.elem_bytes);
-    EXPECT_EQ(r.all_to_all_gbytes_per_s.has_value(), !multi_atomic) << what;
-    if (r.all_to_all_gbytes_per_s) {
-      EXPECT_GT(*r.all_to_all_gbytes_per_s, 0.0) << what;
-      EXPECT_LE(*r.all_to_all_gbytes_per_s, link) << what;
+    EXPECT_EQ(r.uniform_random_gbytes_per_s.has_value(), !multi_atomic) << what;
+    if (r.uniform_random_gbytes_per_s) {
+      EXPECT_GT(*r.uniform_random_gbytes_per_s, 0.0) << what;
+      EXPECT_LE(*r.uniform_random_gbytes_per_s, link) << what;
     }
   }
   // Outputs: a CSV line per row under the header, the same rows in the JSON, the method stated.
@@ -198,7 +198,7 @@ TEST(P2pTable, WholeTableOnASmallFabric) {
   }
   EXPECT_TRUE(j["meta"]["method"].contains("pair"));
   EXPECT_EQ(j["meta"]["pair_fabric_ports"], 4);
-  EXPECT_TRUE(j["rows"][pts.size() - 1]["all_to_all_gbytes_per_s"].is_null());  // atomic_nr 64 B, 8 B elements
+  EXPECT_TRUE(j["rows"][pts.size() - 1]["uniform_random_gbytes_per_s"].is_null());  // atomic_nr 64 B, 8 B elements
   // The same inputs give the same bytes, on one thread or two.
   opt.jobs = 2;
   const top::P2pTable t2 = top::measure_p2p_table(cfg, opt);

@@ -1,0 +1,204 @@
+// The planner table's exports (top/astra_export.h, top/simai_export.h, top/table_fits.h) from a
+// table written by hand, against numbers worked out by hand: the ASTRA-sim bandwidth is the stated
+// collective's busbw in the stated unit, npus_count the group size; SimAI's files, read the way
+// SimAI reads them (tests/simai_reader.h), give back each measured busbw in its 2^30 B/s unit;
+// the fits recover the α and β the rows were generated from.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "simai_reader.h"
+#include "top/astra_export.h"
+#include "top/planner_exports.h"
+#include "top/simai_export.h"
+#include "top/table_fits.h"
+#include "txn_support.h"
+
+namespace upswitch::testing {
+namespace {
+
+using coll::Algorithm;
+using coll::Collective;
+
+constexpr double kGiB = 1073741824.0;
+
+// A row of `bytes` whose time follows α + bytes / β (us, bytes per us) and busbw = algbw x factor.
+top::CollRow row(Collective c, Algorithm a, int n, uint64_t bytes, double alpha_us, double beta) {
+  top::CollRow r;
+  r.coll = c;
+  r.algo = a;
+  r.ranks = n;
+  r.bytes = bytes;
+  r.time_us = alpha_us + static_cast<double>(bytes) / beta;
+  r.algbw = static_cast<double>(bytes) / (r.time_us * 1000.0);
+  r.busbw = r.algbw * coll::bus_factor(c, n);
+  return r;
+}
+
+top::P2pRow p2p_row(tl::Opcode op, uint64_t bytes, uint64_t cycles, double pair) {
+  top::P2pRow r;
+  r.point = top::P2pPoint{op, bytes, 0};
+  r.latency_cycles = cycles;
+  r.latency_ns = static_cast<double>(cycles) / 1.6;
+  r.pair_gbytes_per_s = pair;
+  return r;
+}
+
+// Group sizes 1 and 8; at 8: ring and switch all-reduce, ring and oneshot all-gather, oneshot
+// all-to-all, each at 1 MiB and 4 MiB (and 64 KiB for the all-gathers).
+top::PlannerTable hand_table(bool with_all_reduce = true) {
+  top::PlannerTable t;
+  t.cfg = make_txn_config({{"accel.mem_latency_cycles", "192"}, {"accel.mem_bytes_per_cycle", "64"}});
+  t.opt.coll.group_sizes = {1, 8};
+  for (uint64_t b : {uint64_t{1} << 20, uint64_t{4} << 20}) {
+    if (with_all_reduce) {
+      t.coll.rows.push_back(row(Collective::kAllReduce, Algorithm::kRing, 8, b, 20.0, 50'000.0));
+      t.coll.rows.push_back(row(Collective::kAllReduce, Algorithm::kSwitch, 8, b, 10.0, 40'000.0));
+    }
+    t.coll.rows.push_back(row(Collective::kAllToAll, Algorithm::kOneShot, 8, b, 5.0, 70'000.0));
+  }
+  for (uint64_t b : {uint64_t{64} << 10, uint64_t{1} << 20, uint64_t{4} << 20}) {
+    t.coll.rows.push_back(row(Collective::kAllGather, Algorithm::kRing, 8, b, 8.0, 90'000.0));
+    t.coll.rows.push_back(row(Collective::kAllGather, Algorithm::kOneShot, 8, b, 2.0, 60'000.0));
+  }
+  t.p2p.rows.push_back(p2p_row(tl::Opcode::kWrite, 64, 770, 33.0));
+  t.p2p.rows.push_back(p2p_row(tl::Opcode::kWrite, 4096, 849, 82.575));
+  t.p2p.rows.push_back(p2p_row(tl::Opcode::kWriteFull, 4096, 840, 87.491));
+  return t;
+}
+
+double measured(const top::PlannerTable& t, Collective c, Algorithm a, uint64_t bytes) {
+  for (const top::CollRow& r : t.coll.rows)
+    if (r.coll == c && r.algo == a && r.bytes == bytes) return r.busbw;
+  return 0.0;
+}
+
+TEST(AstraExport, BandwidthIsTheRingAllReduceBusbwInTheStatedUnit) {
+  top::PlannerTable t = hand_table();
+  EXPECT_EQ(top::astra_group_sizes(t), std::vector<int>{8});  // one rank: no network to describe
+  // Ring all-reduce of 8 ranks at 4 MiB: time 20 + 4194304 / 50000 us; busbw = size / time x 14/8.
+  const double time_us = 20.0 + 4194304.0 / 50'000.0;
+  const double busbw = 4194304.0 / (time_us * 1000.0) * 14.0 / 8.0;
+  // Latency: (770 - 192 - 64 / 64) / 4 cycles at 1.6 GHz.
+  const double latency = (770.0 - 193.0) / 4.0 / 1.6;
+  for (top::AstraUnits u : {top::AstraUnits::kBinary, top::AstraUnits::kDecimal}) {
+    t.opt.astra_units = u;
+    const top::AstraNetwork a = top::astra_network(t, 8);
+    ASSERT_EQ(a.dims.size(), 1u);
+    EXPECT_EQ(a.npus_count, 8);
+    EXPECT_EQ(a.dims[0].topology, "Switch");
+    EXPECT_NEAR(a.dims[0].bandwidth_gbps, busbw, 1e-9);
+    EXPECT_EQ(a.dims[0].bandwidth_source["collective"], "all_reduce");
+    EXPECT_EQ(a.dims[0].bandwidth_source["algorithm"], "ring");
+    EXPECT_EQ(a.dims[0].bandwidth_source["bytes"], 4194304u);
+    const YAML::Node y = YAML::Load(top::astra_network_yaml(t, a));
+    EXPECT_EQ(y["topology"][0].as<std::string>(), "Switch");
+    EXPECT_EQ(y["npus_count"][0].as<int>(), 8);
+    const double unit = u == top::AstraUnits::kBinary ? kGiB : 1e9;
+    EXPECT_NEAR(y["bandwidth"][0].as<double>() * unit / 1e9, busbw, 0.0006 * unit / 1e9);
+    EXPECT_NEAR(y["latency"][0].as<double>(), latency, 0.0006);
+  }
+  EXPECT_EQ(top::astra_file_name(8), "astra_network_n8.yml");
+  // Binary by hand: busbw x 10^9 / 2^30.
+  t.opt.astra_units = top::AstraUnits::kBinary;
+  const YAML::Node y = YAML::Load(top::astra_network_yaml(t, top::astra_network(t, 8)));
+  EXPECT_NEAR(y["bandwidth"][0].as<double>(), busbw * 0.931322574615479, 0.0006);
+}
+
+TEST(AstraExport, WithoutARingAllReduceTheNextCollectiveThenThePairStream) {
+  const top::PlannerTable t = hand_table(false);
+  const top::AstraNetwork a = top::astra_network(t, 8);
+  EXPECT_EQ(a.dims[0].bandwidth_source["collective"], "all_gather");  // ring all_gather before all_to_all
+  EXPECT_EQ(a.dims[0].bandwidth_source["bytes"], 4194304u);
+  top::PlannerTable none = hand_table(false);
+  none.coll.rows.clear();
+  const top::AstraNetwork p = top::astra_network(none, 8);
+  EXPECT_EQ(p.dims[0].bandwidth_source["kind"], "p2p");
+  EXPECT_EQ(p.dims[0].bandwidth_source["op"], "writefull");
+  EXPECT_DOUBLE_EQ(p.dims[0].bandwidth_gbps, 87.491);
+}
+
+TEST(SimaiExport, BusbwFileGivesBackEachMeasuredBusbwInSimAIsUnit) {
+  const top::PlannerTable t = hand_table();
+  const auto files = top::simai_files(t, 8);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0].first, "simai_busbw_n8.yaml");
+  EXPECT_EQ(files[1].first, "simai_nvlink_ratio_n8.csv");
+  EXPECT_EQ(files[2].first, "simai_ata_ratio_n8.csv");
+  const upswitch_simai::Busbw b = upswitch_simai::read_busbw_yaml(files[0].second);
+  // The best algorithm at the largest size, in 2^30 B/s: ring all-reduce (ring beats switch at
+  // 4 MiB: 20 + 83.9 us against 10 + 104.9 us), ring all-gather, oneshot all-to-all.
+  auto busbw = [&](Collective c, Algorithm a) { return measured(t, c, a, 4u << 20); };
+  EXPECT_NEAR(b.at("TP").at("allreduce") * kGiB / 1e9, busbw(Collective::kAllReduce, Algorithm::kRing), 0.001);
+  EXPECT_NEAR(b.at("TP").at("allgather") * kGiB / 1e9, busbw(Collective::kAllGather, Algorithm::kRing), 0.001);
+  EXPECT_NEAR(b.at("TP").at("alltoall") * kGiB / 1e9, busbw(Collective::kAllToAll, Algorithm::kOneShot), 0.001);
+  EXPECT_NEAR(b.at("EP").at("alltoall") * kGiB / 1e9, busbw(Collective::kAllToAll, Algorithm::kOneShot), 0.001);
+  EXPECT_FALSE(b.at("TP").count("reducescatter"));  // not measured: null
+  EXPECT_FALSE(b.count("DP"));                      // every DP value null: off the switch
+  EXPECT_NEAR(b.at("PP").at("busbw") * kGiB / 1e9, 87.491, 0.001);
+  // The nvlink ratio file: all-gather's chosen (ring) rows over its 4 MiB row, one per size.
+  const auto nv = upswitch_simai::read_ratio_csv(files[1].second);
+  ASSERT_EQ(nv.size(), 3u);
+  const double top_bw = busbw(Collective::kAllGather, Algorithm::kRing);
+  for (const auto& r : nv) {
+    ASSERT_EQ(r.cells.size(), 11u);  // SimAI's twelve scale columns; the last, empty, is not a cell
+    const top::CollRow ref = row(Collective::kAllGather, Algorithm::kRing, 8, static_cast<uint64_t>(r.size), 8.0, 90'000.0);
+    EXPECT_NEAR(r.cells[0], ref.busbw / top_bw, 1e-6) << r.size;
+    for (size_t i = 1; i < r.cells.size(); ++i) EXPECT_EQ(r.cells[i], 1.0);  // other scales: no adjustment
+  }
+  EXPECT_EQ(nv.front().size, 65536.0);
+  EXPECT_EQ(nv.back().cells[0], 1.0);
+  EXPECT_EQ(upswitch_simai::read_ratio_csv(files[2].second).size(), 2u);
+}
+
+TEST(TableFits, RecoverTheAlphaAndBetaTheRowsCameFrom) {
+  const top::PlannerTable t = hand_table();
+  const std::vector<top::TableFit> fits = top::coll_fits(t.coll);
+  ASSERT_EQ(fits.size(), 5u);  // all_reduce ring, switch; all_to_all; all_gather ring, oneshot
+  for (const top::TableFit& f : fits) {
+    ASSERT_TRUE(f.fit.beta) << f.operation;
+    EXPECT_EQ(f.kind, "coll");
+    EXPECT_EQ(f.ranks, 8);
+    if (f.operation == "all_reduce" && f.algorithm == "ring") {
+      EXPECT_NEAR(f.fit.alpha, 20.0, 1e-9);
+      EXPECT_NEAR(*f.fit.beta, 50'000.0, 1e-6);
+    }
+    if (f.operation == "all_gather" && f.algorithm == "oneshot") {
+      EXPECT_NEAR(f.fit.alpha, 2.0, 1e-9);
+      EXPECT_NEAR(*f.fit.beta, 60'000.0, 1e-6);
+      EXPECT_EQ(f.fit.points, 3u);
+      EXPECT_EQ(f.fit.min_bytes, 65536.0);
+    }
+    EXPECT_LT(f.fit.max_rel_error, 1e-9);
+  }
+  // β in the files is GB/s (10^9 B/s): 50000 B/us = 50 GB/s.
+  const std::string csv = top::fits_csv(fits);
+  EXPECT_NE(csv.find("coll,all_reduce,ring,8,0,2,1048576,4194304,20.000000,50.0000,1.000000,0.000000\n"),
+            std::string::npos)
+      << csv;
+  // p2p: one fit per operation of two sizes or more (writefull has one size).
+  const std::vector<top::TableFit> p = top::p2p_fits(t.p2p);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].operation, "write");
+  EXPECT_NEAR(p[0].fit.alpha, 770 / 1.6 / 1000 - 64 * (849.0 - 770.0) / 4032 / 1.6 / 1000, 1e-12);
+}
+
+TEST(PlannerExports, FilesPerGroupSizeAndNoneForOneRank) {
+  const top::PlannerTable t = hand_table();
+  std::vector<std::string> names;
+  for (const auto& f : top::planner_export_files(t, "# head\n")) names.push_back(f.first);
+  EXPECT_EQ(names, (std::vector<std::string>{"fits.csv", "astra_network_n8.yml", "simai_busbw_n8.yaml",
+                                             "simai_nvlink_ratio_n8.csv", "simai_ata_ratio_n8.csv"}));
+  nlohmann::ordered_json j;
+  top::add_exports_json(t, j);
+  EXPECT_EQ(j["astra_network"].size(), 1u);
+  EXPECT_EQ(j["astra_network"][0]["npus_count"], 8);
+  EXPECT_EQ(j["simai"][0]["ranks"], 8);
+  EXPECT_EQ(j["fits"]["rows"].size(), 6u);
+}
+
+}  // namespace
+}  // namespace upswitch::testing
