@@ -1,0 +1,96 @@
+// A scale-up network described as data: switches, endpoints, the links between their ports and
+// the routes every switch takes towards every endpoint. Built from the topology.* keys
+// (single, planes, two_tier) or a topology file, checked (every port used once, every endpoint
+// pair routable, no routing cycle that can deadlock) before anything is simulated; the Network
+// assembly (network/network.h) turns it into switch cores and links. doc/topology.md.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "network/topology_params.h"
+
+namespace upswitch::network {
+
+// A topology input or check failed: one line naming what is wrong.
+class TopologyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One end of a link: a port of a switch or of an endpoint.
+struct PortRef {
+  bool is_switch = false;
+  int id = 0;
+  int port = 0;
+  bool operator==(const PortRef& o) const { return is_switch == o.is_switch && id == o.id && port == o.port; }
+  std::string name() const;  // "sw3.p7" or "ep0.p1"
+};
+
+struct LinkSpec {
+  PortRef a, b;  // a link carries flits both ways; a -> b and b -> a are its two channels
+  int latency_cycles = 0;
+  int credit_delay_cycles = 0;
+  double gbytes_per_s = 0;  // per direction; 0 = one flit per core cycle
+  // Dateline: a packet crossing this link (either way) moves to the upper VC class for the rest
+  // of its path (Topology::vc_classes = 2), which breaks the cycle of a ring.
+  bool dateline = false;
+  bool inter_switch() const { return a.is_switch && b.is_switch; }
+};
+
+struct SwitchSpec {
+  int ports = 0;   // ports in use (at most switch.ports)
+  int plane = 0;   // planes, two_tier: which copy of the fabric it belongs to
+  int level = 0;   // two_tier / file with levels: 0 = leaf (endpoints attach), 1 = spine; -1 = none given
+};
+
+struct EndpointSpec {
+  int ports = 1;
+};
+
+struct Topology {
+  TopologyKind kind = TopologyKind::kSingle;
+  std::string name;  // "single", "planes 18 x 72", a file name, ...
+  std::vector<SwitchSpec> switches;
+  std::vector<EndpointSpec> endpoints;
+  std::vector<LinkSpec> links;
+  int vc_classes = 1;  // 2 when some link is a dateline: each class has half of every hop's VCs
+
+  // Routes: for switch s and destination endpoint d, the output ports of s on a path to d (more
+  // than one = equal-cost choices, taken by routing.multipath). Flat: route_ports[route_begin[i]
+  // .. route_begin[i + 1]) with i = s * endpoints.size() + d.
+  std::vector<uint32_t> route_begin;
+  std::vector<uint16_t> route_ports;
+
+  // Lookups filled by finish(): the link at each port, -1 = unused.
+  std::vector<std::vector<int>> switch_port_link;    // [switch][port]
+  std::vector<std::vector<int>> endpoint_port_link;  // [endpoint][port]
+
+  int num_switches() const { return static_cast<int>(switches.size()); }
+  int num_endpoints() const { return static_cast<int>(endpoints.size()); }
+  // The output ports of switch s towards endpoint d (begin, end pointers into route_ports).
+  const uint16_t* routes_begin(int s, int d) const { return route_ports.data() + route_begin[idx(s, d)]; }
+  const uint16_t* routes_end(int s, int d) const { return route_ports.data() + route_begin[idx(s, d) + 1]; }
+  int route_count(int s, int d) const { return static_cast<int>(route_begin[idx(s, d) + 1] - route_begin[idx(s, d)]); }
+  // What the other end of a port is connected to.
+  PortRef peer(const PortRef& end) const;
+  // Total endpoint ports (the links the endpoints own), and endpoint port k of endpoint e as a
+  // flat index e_first(e) + k in endpoint-major order.
+  int endpoint_ports() const { return static_cast<int>(endpoint_first.empty() ? 0 : endpoint_first.back()); }
+  int endpoint_first_port(int e) const { return endpoint_first[static_cast<size_t>(e)]; }
+  std::vector<int> endpoint_first;  // filled by finish(): prefix sums of endpoint ports (size E + 1)
+
+  // Builds the lookups; throws TopologyError when a port is out of range or used twice.
+  void finish();
+
+ private:
+  size_t idx(int s, int d) const { return static_cast<size_t>(s) * endpoints.size() + static_cast<size_t>(d); }
+};
+
+// The topology of a configuration: single, planes and two_tier from the keys, file from
+// params.file_text. Routes computed and every check done; throws TopologyError.
+Topology build_topology(const TopologyParams& params, const LinkDefaults& links);
+
+}  // namespace upswitch::network
