@@ -34,14 +34,14 @@ inline double accepted(const top::Fabric& f) {
   const auto& r = f.endpoints().result();
   double a = 0;
   for (const auto& p : r.ports) a += static_cast<double>(p.accepted_flits);
-  return a / (static_cast<double>(r.window_cycles) * f.config().sw.ports);
+  return a / (static_cast<double>(r.window_cycles) * f.endpoint_ports());
 }
 
 inline double offered(const top::Fabric& f) {
   const auto& r = f.endpoints().result();
   double a = 0;
   for (const auto& p : r.ports) a += static_cast<double>(p.offered_flits);
-  return a / (static_cast<double>(r.window_cycles) * f.config().sw.ports);
+  return a / (static_cast<double>(r.window_cycles) * f.endpoint_ports());
 }
 
 }  // namespace upswitch::testing

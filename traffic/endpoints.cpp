@@ -13,27 +13,66 @@ TrafficEndpoints::TrafficEndpoints(const TrafficParams& traffic, const MeasurePa
       watchdog_(watchdog_cycles),
       mp_(measure),
       n_(ports),
+      e_(ports),
       v_(vcs),
       fifo_credits_(credits.classes == 1 && vcs > 1),
       dests_(tp_, ports, measure.seed),
       sizes_(tp_),
-      src_(ports),
-      sink_(static_cast<size_t>(ports) * vcs),
-      to_switch_(ports, nullptr),
-      from_switch_(ports, nullptr),
       window_begin_(measure.warmup_cycles),
       window_end_(measure.warmup_cycles + measure.measure_cycles),
       saturation_(window_begin_, window_end_, measure.saturation_windows) {
+  for (int p = 0; p < n_; ++p) owner_.push_back(p);
+  init(credits);
+}
+
+TrafficEndpoints::TrafficEndpoints(const TrafficParams& traffic, const MeasureParams& measure,
+                                   const EndpointPorts& layout, int vcs, const UpstreamCredits& credits,
+                                   uint64_t watchdog_cycles)
+    : tp_(traffic),
+      owner_(layout.owner),
+      select_(layout.select),
+      interleave_flits_(std::max(1, layout.interleave_flits)),
+      watchdog_(watchdog_cycles),
+      mp_(measure),
+      n_(static_cast<int>(layout.owner.size())),
+      e_(layout.endpoints),
+      v_(vcs),
+      fifo_credits_(credits.classes == 1 && vcs > 1),
+      dests_(tp_, layout.endpoints, measure.seed),
+      sizes_(tp_),
+      window_begin_(measure.warmup_cycles),
+      window_end_(measure.warmup_cycles + measure.measure_cycles),
+      saturation_(window_begin_, window_end_, measure.saturation_windows) {
+  inject_vcs_ = layout.inject_vcs;
+  init(credits);
+}
+
+void TrafficEndpoints::init(const UpstreamCredits& credits) {
+  if (inject_vcs_ <= 0 || inject_vcs_ > v_) inject_vcs_ = v_;
+  src_.resize(static_cast<size_t>(n_));
+  sink_.resize(static_cast<size_t>(n_) * static_cast<size_t>(v_));
+  to_switch_.assign(static_cast<size_t>(n_), nullptr);
+  from_switch_.assign(static_cast<size_t>(n_), nullptr);
+  first_.assign(static_cast<size_t>(e_) + 1, 0);
+  for (int p = 0; p < n_; ++p) {
+    const int e = owner_[static_cast<size_t>(p)];
+    if (e < 0 || e >= e_ || (p > 0 && e < owner_[static_cast<size_t>(p - 1)]))
+      throw std::invalid_argument("TrafficEndpoints: ports must be grouped by endpoint, in endpoint order");
+    first_[static_cast<size_t>(e) + 1] = p + 1;
+  }
+  for (int e = 0; e < e_; ++e)
+    if (first_[static_cast<size_t>(e) + 1] == 0) first_[static_cast<size_t>(e) + 1] = first_[static_cast<size_t>(e)];
+  ep_.assign(static_cast<size_t>(e_), EndpointState{});
   const double mean = tp_.mean_packet_flits();
   for (int p = 0; p < n_; ++p) {
     Source& s = src_[p];
-    s.rng = Rng(measure.seed, static_cast<uint64_t>(p) + 1);
+    s.rng = Rng(mp_.seed, static_cast<uint64_t>(p) + 1);
     s.injection = InjectionProcess(tp_, mean);
     s.credits.reset(credits.classes, static_cast<uint32_t>(credits.reserved),
                     static_cast<uint32_t>(credits.shared));
-    if (dests_.sends(p)) s.next_arrival = s.injection.first(0, s.rng);
+    if (dests_.sends(owner_[static_cast<size_t>(p)])) s.next_arrival = s.injection.first(0, s.rng);
   }
-  result_.ports.resize(ports);
+  result_.ports.resize(static_cast<size_t>(n_));
   if (window_begin_ == 0) advance_phase(0);
 }
 
@@ -112,14 +151,58 @@ void TrafficEndpoints::advance_phase(uint64_t t) {
   }
 }
 
+// The port of endpoint `e` that carries packet `d` (endpoint.port_select).
+int TrafficEndpoints::select_port(int e, const PacketDesc& d) {
+  const int first = first_[static_cast<size_t>(e)];
+  const int k = first_[static_cast<size_t>(e) + 1] - first;
+  if (k == 1) return first;
+  EndpointState& st = ep_[static_cast<size_t>(e)];
+  switch (select_) {
+    case PortSelect::kAddress: {  // the endpoint's stream interleaved over its ports
+      const auto q = static_cast<int>((st.flits / static_cast<uint64_t>(interleave_flits_)) % static_cast<uint64_t>(k));
+      st.flits += d.size;
+      return first + q;
+    }
+    case PortSelect::kRoundRobin: return first + static_cast<int>(st.rr++ % static_cast<uint32_t>(k));
+    case PortSelect::kHash: {
+      uint64_t x = (static_cast<uint64_t>(e) << 16 | d.dst) + 0x9e3779b97f4a7c15ULL;  // splitmix64
+      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+      x ^= x >> 31;
+      return first + static_cast<int>(x % static_cast<uint64_t>(k));
+    }
+    case PortSelect::kLeastLoaded: break;
+  }
+  // The port with the fewest flits waiting, then the most credits; ties rotate.
+  const uint32_t start = st.rr++ % static_cast<uint32_t>(k);
+  int best = -1;
+  int64_t best_load = 0;
+  for (int j = 0; j < k; ++j) {
+    const int p = first + static_cast<int>((start + static_cast<uint32_t>(j)) % static_cast<uint32_t>(k));
+    const Source& s = src_[p];
+    const int64_t load = static_cast<int64_t>(s.backlog) * 1024 - static_cast<int64_t>(s.credits.total());
+    if (best < 0 || load < best_load) {
+      best = p;
+      best_load = load;
+    }
+  }
+  return best;
+}
+
+// Port p's arrival process creates a packet for its endpoint, which queues it on the port that
+// endpoint.port_select picks (p itself when the endpoint has one port).
 void TrafficEndpoints::generate(int p, uint64_t t) {
-  Source& s = src_[p];
+  Source& g = src_[p];
+  const int e = owner_[static_cast<size_t>(p)];
   PacketDesc d;
-  d.id = (static_cast<uint64_t>(p) << 40) | s.sequence++;
+  d.id = (static_cast<uint64_t>(p) << 40) | g.sequence++;
   d.created = t;
-  d.dst = dests_.pick(p, s.rng);
-  d.size = static_cast<uint16_t>(sizes_.draw(s.rng));
+  d.dst = dests_.pick(e, g.rng);
+  d.size = static_cast<uint16_t>(sizes_.draw(g.rng));
   d.measured = phase_ == Phase::kMeasure;
+  g.next_arrival = g.injection.next(t, d.size, g.rng);
+  const int q = select_port(e, d);
+  Source& s = src_[q];
   s.queue.push(d);
   if (s.backlog == 0) ++sources_with_backlog_;
   s.backlog += d.size;
@@ -129,9 +212,8 @@ void TrafficEndpoints::generate(int p, uint64_t t) {
   if (d.measured) {
     ++result_.measured_packets;
     ++measured_outstanding_;
-    result_.ports[p].offered_flits += d.size;
+    result_.ports[q].offered_flits += d.size;
   }
-  s.next_arrival = s.injection.next(t, d.size, s.rng);
 }
 
 void TrafficEndpoints::send(int p, uint64_t t) {
@@ -141,14 +223,15 @@ void TrafficEndpoints::send(int p, uint64_t t) {
   if (!s.cur_active) {
     if (s.queue.empty()) return;
     int vc = -1;
-    if (fifo_credits_ || v_ == 1) {
+    const int vcs = inject_vcs_;
+    if (fifo_credits_ || vcs == 1) {
       if (s.credits.can_take(0)) vc = s.vc_ptr;
     } else {
-      for (int k = 0, c = s.vc_ptr; k < v_ && vc < 0; ++k, c = c + 1 == v_ ? 0 : c + 1)
+      for (int k = 0, c = s.vc_ptr; k < vcs && vc < 0; ++k, c = c + 1 == vcs ? 0 : c + 1)
         if (s.credits.can_take(c)) vc = c;
     }
     if (vc < 0) return;
-    s.vc_ptr = vc + 1 == v_ ? 0 : vc + 1;
+    s.vc_ptr = vc + 1 == vcs ? 0 : vc + 1;
     s.cur = s.queue.pop();
     s.cur_active = true;
     s.cur_vc = vc;
@@ -162,7 +245,7 @@ void TrafficEndpoints::send(int p, uint64_t t) {
   f.created = s.cur.created;
   f.injected = s.cur_injected;
   f.dst = s.cur.dst;
-  f.src = static_cast<uint16_t>(p);
+  f.src = static_cast<uint16_t>(owner_[static_cast<size_t>(p)]);
   f.size = s.cur.size;
   f.vc = static_cast<uint8_t>(s.cur_vc);
   f.flags = static_cast<uint8_t>((s.cur_sent == 0 ? core::Flit::kHead : 0) |
@@ -186,7 +269,9 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
                          std::to_string(p) + " vc " + std::to_string(f.vc) + ", cycle " +
                          std::to_string(t) + ")");
   };
-  if (route_[f.dst] != p) fail("flit delivered to the wrong port");
+  const bool mine = route_.empty() ? owner_[static_cast<size_t>(p)] == static_cast<int>(f.dst)
+                                   : route_[f.dst] == p;
+  if (!mine) fail("flit delivered to the wrong port");
   if (f.head()) {
     if (in.packet != UINT64_MAX) fail("head flit while another packet is in progress");
     in.packet = f.packet_id;
@@ -250,8 +335,11 @@ void TrafficEndpoints::tick(uint64_t t) {
       down->send_credit(t, core::Credit{f.vc, f.shared_credit()});
     }
     if (src_[p].next_arrival == t) generate(p, t);
-    if (src_[p].backlog) send(p, t);
   }
+  // Sending after every port generated, so a packet queued on another port of its endpoint
+  // this cycle is treated the same whichever port's process created it.
+  for (int p = 0; p < n_; ++p)
+    if (src_[p].backlog) send(p, t);
 }
 
 uint64_t TrafficEndpoints::next_activity(uint64_t t) const {

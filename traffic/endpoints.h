@@ -34,14 +34,32 @@ class IntegrityError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+// Which of an endpoint's ports carries a packet (endpoint.port_select; doc/topology.md).
+enum class PortSelect { kAddress, kRoundRobin, kHash, kLeastLoaded };
+
+// Endpoints with several ports (one per plane link): the endpoint each port belongs to, in
+// endpoint-major order, and how a port is chosen for each packet.
+struct EndpointPorts {
+  std::vector<int> owner;  // per port: its endpoint id
+  int endpoints = 0;
+  PortSelect select = PortSelect::kAddress;
+  int interleave_flits = 1;  // address: consecutive runs of this many flits of an endpoint's stream share a port
+  int inject_vcs = 0;        // VCs a packet may start on (the lower class with datelines); 0 = all
+};
+
 class TrafficEndpoints {
  public:
   enum class Phase { kWarmup, kMeasure, kDrain, kFlush, kDone };
 
-  // `route` maps a destination endpoint id to the port its sink is on (the switch's routing
-  // table); `watchdog_cycles` > 0 stops a run in which packets wait but none is delivered.
+  // One switch, one port per endpoint: `route` maps a destination endpoint id to the port its
+  // sink is on (the switch's routing table); `watchdog_cycles` > 0 stops a run in which packets
+  // wait but none is delivered.
   TrafficEndpoints(const TrafficParams& traffic, const MeasureParams& measure, int ports, int vcs,
                    const UpstreamCredits& credits, std::vector<int> route, uint64_t watchdog_cycles);
+  // A network: every port generates at traffic.rate (so one number loads every endpoint link
+  // alike) on behalf of its endpoint, which sends each packet on the port `layout.select` picks.
+  TrafficEndpoints(const TrafficParams& traffic, const MeasureParams& measure, const EndpointPorts& layout, int vcs,
+                   const UpstreamCredits& credits, uint64_t watchdog_cycles);
 
   // Port p's link towards the switch (flits out, credits in) and back (flits in, credits out).
   void connect(int port, core::Link* to_switch, core::Link* from_switch);
@@ -57,6 +75,8 @@ class TrafficEndpoints {
   const core::CreditPool& source_credits(int port) const { return src_[port].credits; }
   uint64_t backlog_flits() const { return backlog_total_; }
   int ports() const { return n_; }
+  int endpoints() const { return e_; }
+  int owner(int port) const { return owner_[static_cast<size_t>(port)]; }
 
  private:
   struct Source {
@@ -80,7 +100,9 @@ class TrafficEndpoints {
   };
 
   void advance_phase(uint64_t t);
+  void init(const UpstreamCredits& credits);
   void generate(int p, uint64_t t);
+  int select_port(int e, const PacketDesc& d);
   void send(int p, uint64_t t);
   void receive(int p, const core::Flit& f, uint64_t t);
   bool links_empty(uint64_t t) const;
@@ -88,11 +110,21 @@ class TrafficEndpoints {
   void end_generation();
 
   TrafficParams tp_;
-  std::vector<int> route_;
+  std::vector<int> route_;  // one switch: destination -> sink port; empty in a network
+  std::vector<int> owner_;  // per port: the endpoint it belongs to (sources send as it)
+  std::vector<int> first_;  // per endpoint: its first port (size endpoints + 1)
+  PortSelect select_ = PortSelect::kAddress;
+  int interleave_flits_ = 1;
+  struct EndpointState {
+    uint64_t flits = 0;  // flits generated so far (address interleave)
+    uint32_t rr = 0;     // round robin position
+  };
+  std::vector<EndpointState> ep_;
   uint64_t watchdog_ = 0;
   uint64_t last_delivery_ = 0;
   MeasureParams mp_;
-  int n_, v_;
+  int n_, e_, v_;
+  int inject_vcs_ = 0;  // VCs sources use: v_, or the lower VC class with datelines
   bool fifo_credits_;
   Destinations dests_;
   PacketSizes sizes_;

@@ -12,6 +12,7 @@
 #include "app/table_files.h"
 #include "app/run_command.h"
 #include "app/table_command.h"
+#include "app/topo_command.h"
 #include "app/workload_command.h"
 #include "config/config.h"
 #include "config/param_table.h"
@@ -52,7 +53,7 @@ int sc_main(int argc, char* argv[]) {
   upswitch::app::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate one configuration and report latency and throughput");
   upswitch::app::add_config_options(run_cmd, run, "switch.ports=16", true);
-  run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv and latency_hist.csv here");
+  run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv, links.csv and latency_hist.csv here");
   run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
   run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");
 
@@ -61,6 +62,7 @@ int sc_main(int argc, char* argv[]) {
   keys_cmd->add_flag("--markdown", markdown, "Print the Markdown reference (doc/config.md)");
   CLI::App* presets_cmd = app.add_subcommand("presets", "List the presets");
   upswitch::app::add_p2p_command(app);
+  upswitch::app::add_topo_command(app);
   upswitch::app::add_coll_command(app);
   upswitch::app::add_workload_command(app);
   upswitch::app::add_replay_command(app);

@@ -43,14 +43,24 @@ void print_summary(const nlohmann::json& s, const top::Fabric& f) {
                l["p999"].get<uint64_t>(), l["max"].get<uint64_t>(), l["mean_ns"].get<double>(),
                l["p99_ns"].get<double>());
   };
-  fmt::print("upswitch {}: preset {}, {} ports, {} queueing, {}{}, {} VCs, {} traffic at {:.3f}, seed {}\n",
-             UPSWITCH_VERSION, s["preset"].get<std::string>(), c.sw.ports, s["config"]["switch"]["queueing"].get<std::string>(),
+  const auto& topo = s["topology"];
+  const std::string shape =
+      c.single_switch() ? fmt::format("{} ports", c.sw.ports)
+                        : fmt::format("{} topology: {} switches, {} endpoints x {} ports", topo["kind"].get<std::string>(),
+                                      topo["switches"].get<int>(), topo["endpoints"].get<int>(),
+                                      s["throughput"]["ports_per_endpoint"].get<double>());
+  fmt::print("upswitch {}: preset {}, {}, {} queueing, {}{}, {} VCs, {} traffic at {:.3f}, seed {}\n",
+             UPSWITCH_VERSION, s["preset"].get<std::string>(), shape, s["config"]["switch"]["queueing"].get<std::string>(),
              c.sw.allocator, c.sw.allocator == "islip" ? fmt::format(" x{}", c.sw.allocator_iterations) : "",
              c.sw.vcs, s["config"]["traffic"]["pattern"].get<std::string>(), c.traffic.rate, c.measure.seed);
   const auto& th = s["throughput"];
   fmt::print("  throughput       offered {:.4f}  accepted {:.4f} flits/port/cycle  ({:.1f} GB/s per port, {:.0f} GB/s total)\n",
              th["offered"].get<double>(), th["accepted"].get<double>(),
              th["accepted_gbytes_per_s_per_port"].get<double>(), th["accepted_gbytes_per_s_total"].get<double>());
+  if (!c.single_switch())
+    fmt::print("  per endpoint     {:.1f} GB/s accepted ({:.1f} GB/s of links; bisection {:.0f} GB/s)\n",
+               th["accepted_gbytes_per_s_per_endpoint"].get<double>(), topo["endpoint_gbytes_per_s"].get<double>(),
+               topo["bisection_gbytes_per_s"].get<double>());
   line("packet latency", lat["packet"]);
   line("network latency", lat["network"]);
   fmt::print("  zero-load        {} cycles ({:.1f} ns) for a {}-flit packet\n", lat["zero_load_cycles"].get<uint64_t>(),
@@ -119,6 +129,7 @@ int run_command(const RunOptions& opt) {
   if (!opt.quiet) print_summary(summary, fabric);
   if (!opt.out_dir.empty())
     if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::ports_csv(fabric)},
+                                                       {"links.csv", top::links_csv(fabric)},
                                                        {"latency_hist.csv", top::latency_histogram_csv(fabric)},
                                                        {"summary.json", summary.dump(2) + "\n"}}))
       return st;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "core/fault_params.h"
 #include "core/switch_params.h"
 #include "endpoint/accel_params.h"
+#include "network/topology.h"
+#include "network/topology_params.h"
 #include "traffic/traffic_params.h"
 #include "traffic/workload_params.h"
 
@@ -61,6 +64,18 @@ struct Config {
   double completion_timeout_ns = 0;
   uint64_t check_interval_cycles = 0;
   double memory_limit_gib = 0;  // sim.memory_limit_gib: 0 = the machine's available memory
+  // topology.*, routing.multipath, link.inter_switch_* (config/topology_params.cpp) and the
+  // network they describe, built and checked by validate().
+  network::TopologyParams topo;
+  int inter_switch_latency_cycles = 0, inter_switch_credit_delay_cycles = 0;  // 0 = as the endpoint links
+  double inter_switch_gbytes_per_s = 0;                                       // 0 = as the endpoint links
+  int port_select = 0;         // endpoint.port_select: index of traffic::PortSelect
+  int interleave_bytes = 0;    // endpoint.interleave_bytes
+  std::shared_ptr<const network::Topology> topology;
+  const network::Topology& network() const { return *topology; }
+  bool single_switch() const { return topo.kind == network::TopologyKind::kSingle; }
+  // Endpoints that traffic, ranks and traces address: switch.ports on one switch.
+  int endpoints() const { return topology ? topology->num_endpoints() : sw.ports; }
   std::string preset;  // the preset the run started from ("" = built-in defaults)
 };
 

@@ -1,6 +1,7 @@
 // Every configuration parameter, declared once. Defaults describe a UALink-class 72-port switch
 // (doc/config.md and doc/architecture.md give the sources; facts sheet section 5).
 #include "config/param_table.h"
+#include "config/topology_params.h"
 
 #include <algorithm>
 
@@ -292,6 +293,7 @@ std::vector<ParamSpec> build_table() {
   add_workload_params(t);
   add_fault_params(t);
   add_dl_params(t);
+  add_topology_params(t);
   return t;
 }
 

@@ -58,6 +58,50 @@ const std::vector<Preset>& presets() {
         {"link.gbytes_per_s", "49.0625"},
         {"reduce.alu_elems_per_cycle", "8"},
         {"traffic.rate", "0.25"}}},
+      {"nvl72-rack",
+       "A GB200 NVL72 rack's NVLink domain: 72 GPUs on 18 NVLink5 switch chips, one link from every GPU to "
+       "every chip, so 18 independent planes, each an nvl72-plane chip (72 ports, 50 GB/s per port and "
+       "direction; 49.0625 GB/s of TL flits as in nvl72-plane). Per GPU 18 x 50 = 900 GB/s per direction "
+       "(facts sheet sections 2.3, 2.7; [N4][N7][N8]). GPUs spread their traffic over the planes by address "
+       "(endpoint.port_select, interleave 256 B [estimate]). traffic.rate 0.25 per link, as nvl72-plane.",
+       {{"switch.ports", "72"},
+        {"link.gbytes_per_s", "49.0625"},
+        {"reduce.alu_elems_per_cycle", "8"},
+        {"traffic.rate", "0.25"},
+        {"topology.kind", "planes"},
+        {"topology.endpoints", "72"},
+        {"topology.planes", "18"}}},
+      {"ualink-pod",
+       "A UALink pod of 128 accelerators on 4 parallel switch planes of 128-port switches, one x4 port "
+       "(4 x 200G, 98.125 GB/s of TL flits per direction, as ualink-x4) per accelerator per plane: 392.5 GB/s per "
+       "accelerator and direction over one switch level (facts sheet sections 1.1, 1.11, 2.7; [U3][U15]). Scale "
+       "to the spec's 1,024 accelerators with --set topology.endpoints=1024 --set switch.ports=1024.",
+       {{"switch.ports", "128"},
+        {"topology.kind", "planes"},
+        {"topology.endpoints", "128"},
+        {"topology.planes", "4"}}},
+      {"superpod-256",
+       "The 256-GPU H100 NVLink Switch System (DGX H100 SuperPOD) as 4 planes, each a two-tier fabric: 32 nodes "
+       "of 8 GPUs, one leaf (a node's NVSwitch chip) per node and plane, 4 spines per plane. Each GPU's 18 "
+       "NVLink4 links (25 GB/s each) are modelled as one 112.5 GB/s port per plane (the real 5+4+4+5 split "
+       "over 4 chips is averaged), and each leaf sends 4 uplinks of the same rate to the spines: 450 GB/s up "
+       "against 900 GB/s down, the published 2:1 taper (72 of 144 NVLinks per node leave it). Assumed "
+       "[estimate]: the clock is raised to 1.8 GHz so a 64 B flit per cycle covers 112.5 GB/s (TL flits at "
+       "98.125% as the other presets: 110.39 GB/s), GPU links of 80 ns (144 cycles) as the default's, one uplink "
+       "from each leaf to each spine, and leaf-spine links of twice that latency (160 ns). Facts sheet sections 2.2, 2.7; [N1][N8][N23].",
+       {{"switch.ports", "64"},
+        {"switch.clock_ghz", "1.8"},
+        {"link.gbytes_per_s", "110.390625"},
+        {"topology.kind", "two_tier"},
+        {"topology.planes", "4"},
+        {"topology.leaves", "32"},
+        {"topology.endpoints_per_leaf", "8"},
+        {"topology.spines", "4"},
+        {"topology.uplinks_per_leaf", "4"},
+        {"link.latency_cycles", "144"},
+        {"link.credit_delay_cycles", "162"},
+        {"link.inter_switch_latency_cycles", "288"},
+        {"link.inter_switch_credit_delay_cycles", "306"}}},
   };
   return table;
 }

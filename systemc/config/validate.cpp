@@ -6,6 +6,7 @@
 #include "config/fault_params.h"
 #include "config/link_faults.h"
 #include "config/param_table.h"
+#include "config/topology_params.h"
 #include "config/value_parse.h"
 #include "core/allocator.h"
 #include "tl/ops.h"
@@ -165,10 +166,12 @@ void check_ports(const char* key, const std::vector<int>& list, int ports) {
 }  // namespace
 
 void validate(Config& c) {
-  const int n = c.sw.ports;
   c.sw.allocator = core::allocator_names()[static_cast<size_t>(c.allocator_index)];
+  resolve_topology(c);
+  // The traffic keys name endpoints: one per port on one switch, the topology's otherwise.
+  const int n = c.endpoints();
   if (!c.sw.routing_table.empty()) {
-    if (static_cast<int>(c.sw.routing_table.size()) != n)
+    if (static_cast<int>(c.sw.routing_table.size()) != c.sw.ports)
       fail("switch.routing_table has " + std::to_string(c.sw.routing_table.size()) +
            " entries: expected none (identity) or one per port (" + std::to_string(n) + ")");
     check_ports("switch.routing_table", c.sw.routing_table, n);

@@ -20,7 +20,8 @@ struct Flit {
   uint64_t packet_id = 0;  // unique per run: (source << 40) | sequence number
   uint64_t created = 0;    // cycle the packet was created at its source
   uint64_t injected = 0;   // cycle the head flit left the source (network latency origin)
-  uint32_t dst = 0;        // destination endpoint id (mapped to a port by the routing table)
+  uint16_t dst = 0;        // destination endpoint id (mapped to a port by the routing table)
+  uint16_t out = 0;        // output port at the current switch, chosen by its routing stage
   uint32_t payload = 0;    // transactions: handle of the packet's messages at its sender (tl/)
   uint16_t src = 0;        // source endpoint id
   uint16_t size = 1;       // packet length in flits

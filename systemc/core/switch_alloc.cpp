@@ -63,7 +63,7 @@ void SwitchCore::build_requests(uint64_t t) {
         if (cmd_) filter_cmd_requests(i, row, stall);
       } else if (p_.queueing == Queueing::kFifo) {
         const Flit& f = queues_[i].front(0);
-        const int o = route_[f.dst];
+        const int o = f.out;
         if (can_use_output_vc(i, o, f.vc))
           set_bit(row, o);
         else if (!test_bit(credit_bits_[f.vc].row(0), o))
@@ -241,7 +241,11 @@ void SwitchCore::allocate_vcs_at(int o, uint64_t t) {
   for (size_t k = 0; k < b.size(); ++k) {
     const int idx = b[k];
     // A head gets the lowest free VC of its own message class (all VCs when there is one class).
-    const uint32_t mine = free & class_vc_mask_[(idx % v_) / p_.vcs];
+    uint32_t mine = free & class_vc_mask_[(idx % v_) / p_.vcs];
+    if (p_.vc_classes == 2) {  // the upper class once the packet crossed a dateline (or crosses one now)
+      const bool upper = (idx % v_) % p_.vcs >= p_.vcs / 2 || p_.dateline_ports[static_cast<size_t>(o)];
+      mine &= dclass_mask_[upper ? 1 : 0];
+    }
     if (!mine) {
       b[kept++] = idx;
       continue;

@@ -8,8 +8,30 @@ namespace upswitch::core {
 SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downstream)
     : p_(params), n_(params.ports), v_(params.lanes()), words_(words_for(params.ports)) {
   route_ = p_.routing_table;
+  if (!p_.route_begin.empty()) {
+    route_begin_ = p_.route_begin;
+    route_ports_ = p_.route_ports;
+    const size_t dests = route_begin_.size() - 1;
+    route_.assign(dests, -1);
+    for (size_t d = 0; d < dests; ++d) {
+      const uint32_t k = route_begin_[d + 1] - route_begin_[d];
+      if (k == 0) throw std::invalid_argument("SwitchCore: no route to endpoint " + std::to_string(d));
+      for (uint32_t j = route_begin_[d]; j < route_begin_[d + 1]; ++j)
+        if (route_ports_[j] >= n_) throw std::invalid_argument("SwitchCore: route to a port beyond the switch");
+      route_[d] = route_ports_[route_begin_[d]];
+      multipath_ = multipath_ || k > 1;
+    }
+    if (multipath_) {
+      lane_out_.assign(static_cast<size_t>(n_ * v_), 0);
+      rr_.assign(static_cast<size_t>(n_), 0);
+    }
+  }
   if (route_.empty())
     for (int d = 0; d < n_; ++d) route_.push_back(d);
+  if (p_.vc_classes == 2 && p_.queueing != Queueing::kVc)
+    throw std::invalid_argument("SwitchCore: VC classes (datelines) need vc queueing");
+  if (p_.vc_classes == 2 && p_.dateline_ports.size() != static_cast<size_t>(n_))
+    throw std::invalid_argument("SwitchCore: one dateline flag per port expected");
   allocator_ = make_allocator(p_.allocator, n_, p_.allocator_iterations);
   in_links_.assign(n_, nullptr);
   out_links_.assign(n_, nullptr);
@@ -42,6 +64,15 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     vc_free_mask_.assign(n_, v_ == 32 ? ~0U : (1U << v_) - 1);
     const uint32_t one_class = p_.vcs == 32 ? ~0U : (1U << p_.vcs) - 1;
     for (int c = 0; c < p_.classes; ++c) class_vc_mask_.push_back(one_class << (c * p_.vcs));
+    if (p_.vc_classes == 2) {
+      if (p_.vcs < 2 || p_.vcs % 2) throw std::invalid_argument("SwitchCore: two VC classes need an even number of VCs");
+      const uint32_t lower = (1U << (p_.vcs / 2)) - 1;
+      dclass_mask_[0] = dclass_mask_[1] = 0;
+      for (int c = 0; c < p_.classes; ++c) {
+        dclass_mask_[0] |= lower << (c * p_.vcs);
+        dclass_mask_[1] |= (lower << (p_.vcs / 2)) << (c * p_.vcs);
+      }
+    }
   }
 
   out_credit_.assign(n_, CreditPool(v_, static_cast<uint32_t>(downstream.vc_flits),
@@ -85,7 +116,47 @@ int SwitchCore::queue_of(const Flit& f) const {
     case Queueing::kVc: return f.vc;
     case Queueing::kVoq: break;
   }
-  return route_[f.dst] * v_ + f.vc;
+  return f.out * v_ + f.vc;
+}
+
+// A head flit's output among its destination's equal-cost ports (routing.multipath). Reads only
+// state that no input changes during the routing step (the output credits after step 1), so the
+// choice does not depend on the order the inputs are visited in.
+int SwitchCore::choose_output(int input, const Flit& head) {
+  const uint32_t b = route_begin_[head.dst], k = route_begin_[head.dst + 1] - b;
+  if (k == 1) return route_ports_[b];
+  switch (p_.path_choice) {
+    case PathChoice::kHash: {
+      uint64_t x = (static_cast<uint64_t>(head.src) << 16 | head.dst) ^ p_.hash_salt;
+      x += 0x9e3779b97f4a7c15ULL;  // splitmix64 finaliser
+      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+      x ^= x >> 31;
+      return route_ports_[b + static_cast<uint32_t>(x % k)];
+    }
+    case PathChoice::kRoundRobin: {
+      uint32_t& r = rr_[static_cast<size_t>(input)];
+      const int o = route_ports_[b + r % k];
+      ++r;
+      return o;
+    }
+    case PathChoice::kAdaptive: break;
+  }
+  // Adaptive: the port with the most credits of the downstream buffer, ties broken by a
+  // rotating start so equal ports share the load.
+  uint32_t& r = rr_[static_cast<size_t>(input)];
+  const uint32_t start = r++ % k;
+  int best = -1;
+  uint64_t best_credits = 0;
+  for (uint32_t j = 0; j < k; ++j) {
+    const int o = route_ports_[b + (start + j) % k];
+    const uint64_t c = out_credit_[static_cast<size_t>(o)].total();
+    if (best < 0 || c > best_credits) {
+      best = o;
+      best_credits = c;
+    }
+  }
+  return best;
 }
 
 void SwitchCore::enqueue(int input, const Flit& f) {
@@ -122,7 +193,7 @@ void SwitchCore::on_front_changed(int input, int q) {
     const Flit& f = queues_[input].front(q);
     const int idx = input * v_ + q;
     if (f.head()) {
-      const int o = route_[f.dst];
+      const int o = f.out;
       ivc_out_port_[idx] = o;
       ivc_out_vc_[idx] = -1;
       va_bucket_[o].push_back(idx);
@@ -154,6 +225,14 @@ void SwitchCore::set_output_buffer(int output, int vc_flits, int shared_flits) {
   out_credit_.at(static_cast<size_t>(output)) =
       CreditPool(v_, static_cast<uint32_t>(vc_flits), static_cast<uint32_t>(shared_flits), p_.classes);
   update_credit_bits(output);
+}
+
+void SwitchCore::set_output_receiver(int output, const DownstreamBuffer& rx) {
+  set_output_buffer(output, rx.vc_flits, rx.shared_flits);
+  if (!cmd_) return;
+  out_cmd_.at(static_cast<size_t>(output)) =
+      CreditPool(v_, static_cast<uint32_t>(rx.cmd_vc), static_cast<uint32_t>(rx.cmd_shared), p_.classes);
+  update_cmd_low(output);
 }
 
 void SwitchCore::account_window(uint64_t from, uint64_t to) {

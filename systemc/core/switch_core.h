@@ -39,6 +39,7 @@ class SwitchCore {
   const SwitchParams& params() const { return p_; }
   const SwitchStats& stats() const { return stats_; }
   int ports() const { return n_; }
+  // The (first) output port towards destination endpoint `dst`.
   int output_port(uint32_t dst) const { return route_[dst]; }
 
   // Introspection for the conservation checker and the deadlock report.
@@ -49,6 +50,9 @@ class SwitchCore {
   // Before the first tick: the flit buffer behind `output` differs from the constructor's (an
   // internal unit with a buffer of its own). Command credits stay as constructed.
   void set_output_buffer(int output, int vc_flits, int shared_flits);
+  // Before the first tick: the receiver behind `output` is another switch's input (or any buffer
+  // other than the constructor's), flit and command credits both.
+  void set_output_receiver(int output, const DownstreamBuffer& rx);
   // Transactions: command credits for the receiver behind `output` (empty pool otherwise).
   const CreditPool& output_cmd_credits(int output) const { return out_cmd_[output]; }
   bool has_cmd_credits() const { return cmd_; }
@@ -85,10 +89,20 @@ class SwitchCore {
   }
   void filter_cmd_requests(int input, uint64_t* row, uint64_t* stall);
   void update_cmd_low(int output);
-  // Step 3: a flit leaving the routing stage joins its queue unless its packet is not forwarded.
-  void route_in(int input, const Flit& f, uint64_t t) {
+  // Step 3: a flit leaving the routing stage gets its output port (a head chooses among its
+  // destination's routes, the body follows it) and joins its queue unless its packet is not
+  // forwarded.
+  void route_in(int input, Flit f, uint64_t t) {
+    if (!multipath_) {
+      f.out = static_cast<uint16_t>(route_[f.dst]);
+    } else {
+      int& lane = lane_out_[static_cast<size_t>(input * v_ + f.vc)];
+      if (f.head()) lane = choose_output(input, f);
+      f.out = static_cast<uint16_t>(lane);
+    }
     if (!filtering_ || !discard(input, f, t)) enqueue(input, f);
   }
+  int choose_output(int input, const Flit& head);
   // switch_faults.cpp
   uint8_t classify(int input, const Flit& head, uint64_t t) const;
   bool discard(int input, const Flit& f, uint64_t t);
@@ -96,7 +110,13 @@ class SwitchCore {
 
   SwitchParams p_;
   int n_, v_, words_;
-  std::vector<int> route_;
+  std::vector<int> route_;  // per destination: its (first) output port
+  // Multipath (a network of switches): per destination its output ports, as in SwitchParams.
+  bool multipath_ = false;
+  std::vector<uint32_t> route_begin_;
+  std::vector<uint16_t> route_ports_;
+  std::vector<int> lane_out_;  // per input lane: the output of the packet in progress
+  std::vector<uint32_t> rr_;   // per input: round-robin position (routing.multipath = round_robin)
   std::unique_ptr<Allocator> allocator_;
   std::vector<Link*> in_links_, out_links_;
   bool paced_ = false;  // some output link is slower than one flit per cycle
@@ -125,6 +145,7 @@ class SwitchCore {
   BitMatrix va_free_;                        // one row: outputs with at least one free VC
   std::vector<uint32_t> vc_free_mask_;       // per output: bit v set when output VC v is free
   std::vector<uint32_t> class_vc_mask_;      // per message class: its VCs
+  uint32_t dclass_mask_[2] = {~0U, ~0U};     // VC classes (datelines): the lower and upper halves
   uint64_t va_requests_ = 0;                 // heads waiting in all buckets
 
   // Output side.

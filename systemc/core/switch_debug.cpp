@@ -19,7 +19,7 @@ std::string SwitchCore::dump_state(uint64_t t) const {
     for (int q = 0; q < queues && fronts < 4; ++q) {
       if (queues_[i].empty(q)) continue;
       const Flit& f = queues_[i].front(q);
-      const int o = route_[f.dst];
+      const int o = f.out;
       s << "; queue " << q << " front pkt " << f.packet_id << " -> port " << o << " vc "
         << int(f.vc) << (f.head() ? " head" : " body") << (f.tail() ? "+tail" : "");
       ++fronts;

@@ -23,7 +23,7 @@ void SwitchCore::set_faults(const FaultParams& f) {
 // The verdict on a packet whose head leaves input `i`'s routing stage at `t`. Only requests are
 // checked against the partition: a response answers a request that was let through.
 uint8_t SwitchCore::classify(int i, const Flit& head, uint64_t t) const {
-  const int o = route_[head.dst];
+  const int o = head.out;
   const bool request = head.vc < p_.vcs;  // lanes [0, vcs) are the request class
   if (faults_.down(i, t)) return Reject::kDropped;
   if (faults_.down(o, t)) return request ? Reject::kTargetDown : Reject::kDropped;

@@ -9,6 +9,10 @@
 namespace upswitch::core {
 
 enum class Queueing { kFifo, kVc, kVoq };
+// How a switch picks among equal-cost output ports (routing.multipath): a flow hash of (source,
+// destination) that keeps each flow on one path, a round robin per input, or the output with
+// the most downstream credits (adaptive).
+enum class PathChoice { kHash, kRoundRobin, kAdaptive };
 
 struct SwitchParams {
   int ports = 0;
@@ -32,6 +36,17 @@ struct SwitchParams {
   int xbar_cycles = 0;
   int egress_cycles = 0;
   std::vector<int> routing_table;  // destination endpoint id -> output port; empty = identity
+  // A switch in a network (network/network.h): for destination endpoint d the output ports
+  // route_ports[route_begin[d] .. route_begin[d + 1]); overrides routing_table when given.
+  std::vector<uint32_t> route_begin;
+  std::vector<uint16_t> route_ports;
+  PathChoice path_choice = PathChoice::kHash;
+  uint64_t hash_salt = 0;  // per switch, so successive hops do not make the same hashed choice
+  // Datelines (doc/topology.md): with 2 VC classes each message class's VCs are split in halves;
+  // packets travel in the lower half until they leave through a port marked here, and in the
+  // upper half from then on (vc queueing only).
+  int vc_classes = 1;
+  std::vector<uint8_t> dateline_ports;  // per output port: 1 = its link is a dateline
   uint64_t watchdog_cycles = 0;    // no grant for this long while flits wait = deadlock; 0 = off
   // Window of cycles [window_begin, window_end) over which utilisation statistics are counted.
   uint64_t window_begin = 0;

@@ -74,7 +74,7 @@ struct Topology {
   const uint16_t* routes_begin(int s, int d) const { return route_ports.data() + route_begin[idx(s, d)]; }
   const uint16_t* routes_end(int s, int d) const { return route_ports.data() + route_begin[idx(s, d) + 1]; }
   int route_count(int s, int d) const { return static_cast<int>(route_begin[idx(s, d) + 1] - route_begin[idx(s, d)]); }
-  // What the other end of a port is connected to.
+  // What the other end of a port is connected to (`end` itself when the port is unused).
   PortRef peer(const PortRef& end) const;
   // Total endpoint ports (the links the endpoints own), and endpoint port k of endpoint e as a
   // flat index e_first(e) + k in endpoint-major order.
@@ -82,7 +82,8 @@ struct Topology {
   int endpoint_first_port(int e) const { return endpoint_first[static_cast<size_t>(e)]; }
   std::vector<int> endpoint_first;  // filled by finish(): prefix sums of endpoint ports (size E + 1)
 
-  // Builds the lookups; throws TopologyError when a port is out of range or used twice.
+  // Builds the lookups; throws TopologyError when a link names an unknown switch, endpoint or
+  // port, joins two endpoints, or uses a port twice, or an endpoint port has no link.
   void finish();
 
  private:
@@ -92,5 +93,22 @@ struct Topology {
 // The topology of a configuration: single, planes and two_tier from the keys, file from
 // params.file_text. Routes computed and every check done; throws TopologyError.
 Topology build_topology(const TopologyParams& params, const LinkDefaults& links);
+
+// network/topology_file.cpp: the switches, endpoints, links and routing of a topology file
+// (doc/topology.md), routes computed or taken from its tables.
+Topology parse_topology_file(const std::string& text, const std::string& file, const LinkDefaults& links);
+
+// network/routing.cpp. Shortest paths over the switches towards every endpoint, keeping every
+// equal-cost next hop; with `up_down`, only paths that climb (to a higher switch level) before
+// they descend. Throws TopologyError naming an endpoint pair that has no route.
+void compute_routes(Topology& t, bool up_down);
+// Every switch reached from an endpoint port has a route to every endpoint, and every route
+// leads there without a loop; throws TopologyError naming the pair otherwise.
+void check_routes(const Topology& t);
+
+// network/deadlock_check.cpp: a cycle in the channel dependency graph of the routing (per VC
+// class, datelines moving packets to the upper class), as "sw0.p9 -> sw1.p9 -> ... -> sw0.p9";
+// "" when there is none.
+std::string find_routing_cycle(const Topology& t);
 
 }  // namespace upswitch::network

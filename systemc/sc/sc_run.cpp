@@ -4,6 +4,8 @@
 #include <cstdlib>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "sc/conservation_checker.h"
 #include "sc/endpoints_module.h"
@@ -23,17 +25,22 @@ void run_systemc(top::Fabric& fabric, const std::atomic<bool>* stop_flag, std::f
   const double period_fs = std::round(1e6 / fabric.config().clock_ghz);
   const sc_core::sc_time period(period_fs, sc_core::SC_FS);
 
-  SwitchModule sw("switch", period, fabric.sw());
-  EndpointsModule eps("endpoints", period, fabric.endpoints(), stop_flag, std::move(on_cycle));
-  for (int p = 0; p < fabric.config().sw.ports; ++p) {
-    sw.bind(p, fabric.uplink(p), fabric.downlink(p));
-    eps.bind(p, fabric.uplink(p), fabric.downlink(p));
+  // One process per switch chip and one for all endpoints, never one per port or flit.
+  network::Network& net = fabric.network();
+  std::vector<std::unique_ptr<SwitchModule>> switches;
+  for (int s = 0; s < net.switches(); ++s) {
+    const std::string name = net.switches() == 1 ? "switch" : "switch" + std::to_string(s);
+    switches.push_back(std::make_unique<SwitchModule>(name.c_str(), period, net.sw(s)));
+    for (int q = 0; q < net.sw(s).ports(); ++q) switches.back()->bind(q, net.switch_input(s, q), net.switch_output(s, q));
   }
+  EndpointsModule eps("endpoints", period, fabric.endpoints(), stop_flag, std::move(on_cycle));
+  for (int p = 0; p < fabric.endpoint_ports(); ++p) eps.bind(p, fabric.uplink(p), fabric.downlink(p));
   std::unique_ptr<ConservationChecker> checker;
   if (fabric.config().check_interval_cycles)
     checker = std::make_unique<ConservationChecker>("checker", period, fabric.config().check_interval_cycles, fabric);
   sc_core::sc_start();
-  if (sw.failure()) std::rethrow_exception(sw.failure());
+  for (const auto& sw : switches)
+    if (sw->failure()) std::rethrow_exception(sw->failure());
   if (eps.failure()) std::rethrow_exception(eps.failure());
   if (checker && checker->failure()) std::rethrow_exception(checker->failure());
 }

@@ -14,25 +14,34 @@ std::string link_msg(const char* side, int port, uint64_t have, uint64_t capacit
 
 std::vector<std::string> check_conservation(const Fabric& f) {
   std::vector<std::string> bad;
-  const config::Config& cfg = f.config();
-  const int n = cfg.sw.ports;
-  const uint64_t in_capacity = static_cast<uint64_t>(cfg.sw.buffer_flits());
-  const uint64_t out_capacity =
-      static_cast<uint64_t>(cfg.sw.lanes()) * cfg.endpoint_rx.vc_flits + static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
+  const network::Network& net = f.network();
   uint64_t in_links = 0;
-  for (int p = 0; p < n; ++p) {
-    const core::Link& up = f.uplink(p);
-    const core::Link& down = f.downlink(p);
-    const uint64_t a = f.endpoints().source_credits(p).total() + up.credits().count() + up.flits_in_flight() +
-                       static_cast<uint64_t>(f.sw().occupancy(p));
-    if (a != in_capacity) bad.push_back(link_msg("input", p, a, in_capacity, "credits + in flight + occupancy"));
-    const uint64_t b = f.sw().output_credits(p).total() + down.credits().count() + down.flits_in_flight() +
-                       f.sw().egress_flits(p);
-    if (b != out_capacity) bad.push_back(link_msg("output", p, b, out_capacity, "credits + in flight + pipeline"));
-    in_links += up.flits_in_flight() + down.flits_in_flight();
+  // Every channel: the sender's credits, what is on the wire and what the receiver holds add up
+  // to the receiver's buffer.
+  for (const network::Network::Channel& c : net.channels()) {
+    const core::Link& w = *c.wire;
+    uint64_t have = w.credits().count() + w.flits_in_flight();
+    if (c.from.is_switch) {
+      const core::SwitchCore& s = net.sw(c.from.id);
+      have += s.output_credits(c.from.port).total() + s.egress_flits(c.from.port);
+    } else {
+      have += f.endpoints().source_credits(net.topology().endpoint_first_port(c.from.id) + c.from.port).total();
+    }
+    if (c.to.is_switch) have += static_cast<uint64_t>(net.sw(c.to.id).occupancy(c.to.port));
+    const uint64_t capacity = net.receiver_capacity(c);
+    if (have != capacity) {
+      if (!c.from.is_switch)
+        bad.push_back(link_msg("input", c.to.port, have, capacity, "credits + in flight + occupancy"));
+      else if (!c.to.is_switch)
+        bad.push_back(link_msg("output", c.from.port, have, capacity, "credits + in flight + pipeline"));
+      else
+        bad.push_back("link " + c.from.name() + " -> " + c.to.name() + ": credits + in flight + pipeline + occupancy " +
+                      std::to_string(have) + " != buffer size " + std::to_string(capacity));
+    }
+    in_links += w.flits_in_flight();
   }
   const traffic::RunResult& r = f.endpoints().result();
-  const uint64_t accounted = r.flits_delivered + f.endpoints().backlog_flits() + in_links + f.sw().flits_inside();
+  const uint64_t accounted = r.flits_delivered + f.endpoints().backlog_flits() + in_links + net.flits_inside();
   if (accounted != r.flits_created)
     bad.push_back("flits: created " + std::to_string(r.flits_created) + " != delivered + waiting + in flight " +
                   std::to_string(accounted));
@@ -41,17 +50,21 @@ std::vector<std::string> check_conservation(const Fabric& f) {
 
 std::vector<std::string> check_drained(const Fabric& f) {
   std::vector<std::string> bad = check_conservation(f);
-  const config::Config& cfg = f.config();
-  for (int p = 0; p < cfg.sw.ports; ++p) {
+  const network::Network& net = f.network();
+  for (int p = 0; p < net.endpoint_ports(); ++p) {
     const core::CreditPool& s = f.endpoints().source_credits(p);
     if (s.total() != s.capacity())
       bad.push_back("source " + std::to_string(p) + ": " + std::to_string(s.total()) + " of " +
                     std::to_string(s.capacity()) + " credits home after the flush");
-    const core::CreditPool& o = f.sw().output_credits(p);
-    if (o.total() != o.capacity())
-      bad.push_back("switch output " + std::to_string(p) + ": " + std::to_string(o.total()) + " of " +
-                    std::to_string(o.capacity()) + " credits home after the flush");
   }
+  for (int sw = 0; sw < net.switches(); ++sw)
+    for (int o = 0; o < net.sw(sw).ports(); ++o) {
+      const core::CreditPool& c = net.sw(sw).output_credits(o);
+      if (c.total() != c.capacity())
+        bad.push_back("switch " + (net.switches() > 1 ? std::to_string(sw) + " " : std::string()) + "output " +
+                      std::to_string(o) + ": " + std::to_string(c.total()) + " of " + std::to_string(c.capacity()) +
+                      " credits home after the flush");
+    }
   const traffic::RunResult& r = f.endpoints().result();
   if (r.packets_delivered != r.packets_created)
     bad.push_back("packets: created " + std::to_string(r.packets_created) + ", delivered " +

@@ -21,26 +21,29 @@ traffic::UpstreamCredits upstream_credits(const config::Config& cfg) {
 }
 
 Fabric::Fabric(const config::Config& cfg) : cfg_(cfg) {
-  const int n = cfg.sw.ports;
-  const auto lat = static_cast<uint32_t>(cfg.link_latency_cycles);
-  const auto cred = static_cast<uint32_t>(cfg.credit_delay_cycles);
-  const double rate = cfg.link_flits_per_cycle();
-  for (int p = 0; p < n; ++p) {
-    up_.push_back(std::make_unique<core::Link>(lat, cred, rate));
-    down_.push_back(std::make_unique<core::Link>(lat, cred, rate));
-    attach_link_layers(cfg, p, *up_.back(), *down_.back());
+  core::SwitchParams sp = cfg_.sw;
+  sp.watchdog_cycles = cfg_.watchdog_window();
+  sp.path_choice = static_cast<core::PathChoice>(cfg_.topo.multipath);
+  network_ = std::make_unique<network::Network>(
+      cfg_.network(), sp, cfg_.endpoint_rx, cfg_.flit_bytes * cfg_.clock_ghz,
+      [this](int p, core::Link& up, core::Link& down) { attach_link_layers(cfg_, p, up, down); });
+  const int n = network_->endpoint_ports();
+  if (cfg_.single_switch()) {
+    std::vector<int> route(static_cast<size_t>(n));
+    for (int d = 0; d < n; ++d) route[static_cast<size_t>(d)] = sw().output_port(static_cast<uint32_t>(d));
+    endpoints_ = std::make_unique<traffic::TrafficEndpoints>(cfg_.traffic, cfg_.measure, n, cfg_.sw.vcs,
+                                                             upstream_credits(cfg_), route, cfg_.watchdog_window());
+  } else {
+    traffic::EndpointPorts layout;
+    for (int p = 0; p < n; ++p) layout.owner.push_back(network_->owner(p));
+    layout.endpoints = cfg_.endpoints();
+    layout.select = static_cast<traffic::PortSelect>(cfg_.port_select);
+    layout.interleave_flits = std::max(1, cfg_.interleave_bytes / cfg_.flit_bytes);
+    layout.inject_vcs = cfg_.network().vc_classes == 2 ? cfg_.sw.vcs / 2 : cfg_.sw.vcs;
+    endpoints_ = std::make_unique<traffic::TrafficEndpoints>(cfg_.traffic, cfg_.measure, layout, cfg_.sw.vcs,
+                                                             upstream_credits(cfg_), cfg_.watchdog_window());
   }
-  core::SwitchParams sp = cfg.sw;
-  sp.watchdog_cycles = cfg.watchdog_window();
-  switch_ = std::make_unique<core::SwitchCore>(sp, cfg.endpoint_rx);
-  std::vector<int> route(n);
-  for (int d = 0; d < n; ++d) route[d] = switch_->output_port(static_cast<uint32_t>(d));
-  endpoints_ = std::make_unique<traffic::TrafficEndpoints>(cfg.traffic, cfg.measure, n, cfg.sw.vcs,
-                                                           upstream_credits(cfg), route, cfg.watchdog_window());
-  for (int p = 0; p < n; ++p) {
-    switch_->connect(p, up_[p].get(), down_[p].get());
-    endpoints_->connect(p, up_[p].get(), down_[p].get());
-  }
+  for (int p = 0; p < n; ++p) endpoints_->connect(p, &network_->uplink(p), &network_->downlink(p));
 }
 
 void Fabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
@@ -48,7 +51,7 @@ void Fabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
   const uint64_t check = cfg_.check_interval_cycles;
   uint64_t next_check = check;
   while (true) {
-    switch_->tick(t);
+    network_->tick(t);
     endpoints_->tick(t);
     if (endpoints_->done()) break;
     if (check && t >= next_check) {
@@ -56,7 +59,7 @@ void Fabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
       next_check = t + check;
     }
     if (on_cycle) on_cycle(t);
-    t = std::min(switch_->next_activity(t), endpoints_->next_activity(t));
+    t = std::min(network_->next_activity(t), endpoints_->next_activity(t));
   }
 }
 

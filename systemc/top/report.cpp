@@ -11,6 +11,7 @@
 #include "stats/registry.h"
 #include "top/fabric.h"
 #include "top/link_layers.h"
+#include "top/network_report.h"
 #include "version.h"
 
 namespace upswitch::top {
@@ -48,8 +49,8 @@ uint64_t zero_load_latency_cycles(const Fabric& f, int flits) {
 nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std::vector<std::string>& violations) {
   const config::Config& c = f.config();
   const traffic::RunResult& r = f.endpoints().result();
-  const core::SwitchStats& s = f.sw().stats();
-  const int n = c.sw.ports;
+  const network::Network& net = f.network();
+  const int n = f.endpoint_ports();
   const double ns_per_cycle = 1.0 / c.clock_ghz;
   const double gbps_per_flit_per_cycle = c.flit_bytes * c.clock_ghz;  // GB/s at 1 flit/cycle
 
@@ -59,16 +60,12 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
     accepted += p.accepted_flits;
     injected += p.injected_flits;
   }
-  const double port_cycles = static_cast<double>(r.window_cycles ? r.window_cycles : 1) * n;
+  const double window = static_cast<double>(r.window_cycles ? r.window_cycles : 1);
+  const double port_cycles = window * n;
   const bool latency_valid = !r.saturated && !r.interrupted;
 
   stats::Registry reg;
-  reg.counter("switch.grants", &s.grants, "flits", "flits through the crossbar, whole run");
-  reg.counter("switch.allocation_rounds", &s.allocation_rounds, "cycles", "cycles in which the allocator ran");
-  reg.per_port("switch.xbar_flits", &s.xbar_flits, "flits", "per output, measurement window");
-  reg.per_port("switch.credit_stall_cycles", &s.credit_stall_cycles, "cycles",
-               "per output: a flit waited for it and it had no downstream credit (window)");
-  reg.per_port("switch.peak_occupancy", &s.peak_occupancy, "flits", "per input buffer, whole run");
+  register_switch_stats(reg, net);
   reg.counter("endpoints.packets_created", &r.packets_created, "packets", "whole run");
   reg.counter("endpoints.packets_delivered", &r.packets_delivered, "packets", "whole run");
   reg.counter("endpoints.flits_created", &r.flits_created, "flits", "whole run");
@@ -79,6 +76,7 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   register_dl_stats(reg, c, dl);
   reg.histogram("endpoints.network_latency", &r.network_latency, "cycles", "head injection to tail delivery");
 
+  const double endpoints = c.endpoints();
   nlohmann::json j;
   j["upswitch_version"] = UPSWITCH_VERSION;
   j["config"] = config::config_to_json(c);
@@ -90,9 +88,11 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
       {"injected", static_cast<double>(injected) / port_cycles},
       {"offered_gbytes_per_s_per_port", static_cast<double>(offered) / port_cycles * gbps_per_flit_per_cycle},
       {"accepted_gbytes_per_s_per_port", static_cast<double>(accepted) / port_cycles * gbps_per_flit_per_cycle},
+      {"accepted_gbytes_per_s_per_endpoint", static_cast<double>(accepted) / window / endpoints * gbps_per_flit_per_cycle},
       {"accepted_gbytes_per_s_total", static_cast<double>(accepted) * n / port_cycles * gbps_per_flit_per_cycle},
       {"link_flits_per_cycle", c.link_flits_per_cycle()},
-      {"unit", "flits/port/cycle over the measurement window"}};
+      {"ports_per_endpoint", n / endpoints},
+      {"unit", "flits/port/cycle over the measurement window (a port = one endpoint link)"}};
   j["latency"] = {{"packet", latency_json(r.packet_latency, latency_valid, ns_per_cycle)},
                   {"network", latency_json(r.network_latency, latency_valid, ns_per_cycle)},
                   {"zero_load_cycles", zero_load_latency_cycles(f, c.traffic.packet_flits)},
@@ -100,7 +100,9 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   j["saturated"] = r.saturated;
   j["saturation_reason"] = r.saturation_reason;
   j["saturation"] = saturation_json(r.saturation);
-  j["switch"] = switch_summary_json(s, n, port_cycles);
+  j["switch"] = network_switch_json(net, window);
+  j["switches"] = switches_json(net, window);
+  j["topology"] = topology_json(net, gbps_per_flit_per_cycle);
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
   j["sim"] = {{"cycles", r.end_cycle},
@@ -114,23 +116,39 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   return j;
 }
 
+// One row per endpoint port, with the figures of the switch port it is attached to.
 std::string ports_csv(const Fabric& f) {
   const config::Config& c = f.config();
   const traffic::RunResult& r = f.endpoints().result();
-  const core::SwitchStats& s = f.sw().stats();
+  const network::Network& net = f.network();
   const double w = static_cast<double>(r.window_cycles ? r.window_cycles : 1);
   const double gb = c.flit_bytes * c.clock_ghz;
+  const bool many = !c.single_switch();
   std::ostringstream o;
   o.precision(6);
-  o << "port,offered,injected,accepted,accepted_gbytes_per_s,mean_occupancy_flits,peak_occupancy_flits,"
+  o << "port," << (many ? "endpoint,switch,switch_port," : "")
+    << "offered,injected,accepted,accepted_gbytes_per_s,mean_occupancy_flits,peak_occupancy_flits,"
        "xbar_utilisation,credit_stall_cycles,backlog_flits_end\n";
-  for (int p = 0; p < c.sw.ports; ++p) {
-    const traffic::PortResult& pr = r.ports[p];
-    o << p << ',' << pr.offered_flits / w << ',' << pr.injected_flits / w << ',' << pr.accepted_flits / w << ','
-      << pr.accepted_flits / w * gb << ',' << s.occupancy_flit_cycles[p] / w << ',' << s.peak_occupancy[p] << ','
-      << s.xbar_flits[p] / w << ',' << s.credit_stall_cycles[p] << ',' << pr.backlog_flits_end << '\n';
+  for (int p = 0; p < f.endpoint_ports(); ++p) {
+    const traffic::PortResult& pr = r.ports[static_cast<size_t>(p)];
+    const network::PortRef at = attached_switch_port(net, p);
+    const core::SwitchStats& s = net.sw(at.id).stats();
+    const auto q = static_cast<size_t>(at.port);
+    o << p << ',';
+    if (many) o << net.owner(p) << ',' << at.id << ',' << at.port << ',';
+    o << pr.offered_flits / w << ',' << pr.injected_flits / w << ',' << pr.accepted_flits / w << ','
+      << pr.accepted_flits / w * gb << ',' << s.occupancy_flit_cycles[q] / w << ',' << s.peak_occupancy[q] << ','
+      << s.xbar_flits[q] / w << ',' << s.credit_stall_cycles[q] << ',' << pr.backlog_flits_end << '\n';
   }
   return o.str();
+}
+
+std::string links_csv(const Fabric& f) {
+  const traffic::RunResult& r = f.endpoints().result();
+  std::vector<uint64_t> injected;
+  for (const traffic::PortResult& p : r.ports) injected.push_back(p.injected_flits);
+  const config::Config& c = f.config();
+  return links_csv(f.network(), static_cast<double>(r.window_cycles), c.flit_bytes * c.clock_ghz, injected);
 }
 
 std::string latency_histogram_csv(const Fabric& f) {

@@ -27,6 +27,8 @@ nlohmann::json switch_summary_json(const core::SwitchStats& s, int ports, double
 nlohmann::json build_summary(const Fabric& f, const RunTiming& timing,
                              const std::vector<std::string>& conservation_violations);
 std::string ports_csv(const Fabric& f);
+// links.csv (top/network_report.h): every direction of every link.
+std::string links_csv(const Fabric& f);
 std::string latency_histogram_csv(const Fabric& f);
 // Zero-load packet latency in cycles for a packet of `flits` flits (doc/architecture.md).
 uint64_t zero_load_latency_cycles(const Fabric& f, int flits);

@@ -21,52 +21,69 @@ endpoint::LaneLayout txn_lanes(const config::Config& cfg) {
   return l;
 }
 
+namespace {
+
+// The configuration's network with the reduction engine's units as endpoints of their own
+// behind extra switch ports, on internal links of one flit per cycle and one cycle each way
+// (doc/reduction.md).
+network::Topology with_engine_units(const network::Topology& base, int units) {
+  network::Topology t = base;
+  if (units == 0) return t;
+  network::SwitchSpec& sw = t.switches.at(0);
+  for (int u = 0; u < units; ++u) {
+    network::LinkSpec l;
+    l.a = network::PortRef{false, t.num_endpoints(), 0};
+    l.b = network::PortRef{true, 0, sw.ports++};
+    l.latency_cycles = 1;
+    l.credit_delay_cycles = 1;
+    l.gbytes_per_s = 0;  // one flit per cycle
+    t.endpoints.push_back(network::EndpointSpec{1});
+    t.links.push_back(l);
+  }
+  t.finish();
+  return t;
+}
+
+}  // namespace
+
 TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   if (cfg_.sw.classes != 2 || cfg_.sw.queueing == core::Queueing::kFifo)
     throw std::logic_error("TxnFabric: the configuration must be validated with traffic.kind = transactions");
+  if (!cfg_.single_switch())
+    throw std::logic_error("TxnFabric: transactions run on one switch (validate() refuses other topologies)");
   const int n = cfg_.sw.ports;
-  // The reduction engine's units sit behind extra crossbar ports, on internal links of one flit
-  // per cycle and one cycle each way (doc/reduction.md). Synthetic mixes never address a
-  // multicast window, so their fabrics are built without them.
+  // Synthetic mixes never address a multicast window, so their fabrics are built without the
+  // reduction engine's units.
   const endpoint::ReduceParams& rp = cfg_.accel.reduce;
   const int units = synthetic || !rp.enable ? 0 : rp.units == 0 ? n : rp.units;
-  const auto lat = static_cast<uint32_t>(cfg_.link_latency_cycles);
-  const auto cred = static_cast<uint32_t>(cfg_.credit_delay_cycles);
-  const double rate = cfg_.link_flits_per_cycle();
-  for (int p = 0; p < n + units; ++p) {
-    const bool unit = p >= n;
-    const uint32_t l = unit ? 1 : lat, c = unit ? 1 : cred;
-    const double r = unit ? 1.0 : rate;
-    up_.push_back(std::make_unique<core::Link>(l, c, r));
-    down_.push_back(std::make_unique<core::Link>(l, c, r));
-    if (!unit) attach_link_layers(cfg_, p, *up_.back(), *down_.back());
-  }
   core::SwitchParams sp = cfg_.sw;
-  sp.ports = n + units;
   sp.watchdog_cycles = cfg_.watchdog_window();
   if (units && !sp.routing_table.empty())
     for (int u = 0; u < units; ++u) sp.routing_table.push_back(n + u);
-  switch_ = std::make_unique<core::SwitchCore>(sp, cfg_.endpoint_rx);
+  network_ = std::make_unique<network::Network>(
+      with_engine_units(cfg_.network(), units), sp, cfg_.endpoint_rx, cfg_.flit_bytes * cfg_.clock_ghz,
+      [this, n](int p, core::Link& up, core::Link& down) {
+        if (p < n) attach_link_layers(cfg_, p, up, down);
+      });
+  core::SwitchCore& sw = network_->sw(0);
   std::vector<int> route(n + units);
-  for (int d = 0; d < n + units; ++d) route[d] = switch_->output_port(static_cast<uint32_t>(d));
+  for (int d = 0; d < n + units; ++d) route[d] = sw.output_port(static_cast<uint32_t>(d));
   for (int u = n; u < n + units; ++u)  // each unit's receive buffer is its own (reduce.rx_shared_flits)
-    switch_->set_output_buffer(route[u], cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
+    sw.set_output_buffer(route[u], cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
+  const double rate = cfg_.link_flits_per_cycle();
   endpoints_ = std::make_unique<endpoint::AcceleratorEndpoints>(
       cfg_.accel, txn_lanes(cfg_), n, units, route, synthetic ? &cfg_.txn : nullptr, cfg_.traffic, cfg_.measure,
       cfg_.flit_bytes * rate, cfg_.watchdog_window());
-  for (int p = 0; p < n + units; ++p) {
-    switch_->connect(p, up_[p].get(), down_[p].get());
-    endpoints_->connect(p, up_[p].get(), down_[p].get());
-  }
+  for (int p = 0; p < n + units; ++p) endpoints_->connect(p, &network_->uplink(p), &network_->downlink(p));
   // Partitions and port faults (doc/reliability.md): the switch reports the packets it does not
   // forward on one reject line per port, answered after its output pipeline and the port's downlink.
-  switch_->set_faults(cfg_.faults);
+  sw.set_faults(cfg_.faults);
   if (cfg_.faults.partitioned()) endpoints_->set_pods(cfg_.faults.pods);
   if (cfg_.faults.any())
     for (int p = 0; p < n + units; ++p) {
       rejects_.push_back(std::make_unique<core::RejectLine>(static_cast<uint32_t>(sp.output_pipeline_cycles()) +
-                                                            down_[p]->latency()));
-      switch_->connect_rejects(p, rejects_.back().get());
+                                                            network_->downlink(p).latency()));
+      sw.connect_rejects(p, rejects_.back().get());
       endpoints_->connect_rejects(p, rejects_.back().get());
     }
 }
@@ -75,7 +92,7 @@ void TxnFabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
   const uint64_t check = cfg_.check_interval_cycles;
   uint64_t next_check = now_ + check;
   while (true) {
-    switch_->tick(now_);
+    network_->tick(now_);
     endpoints_->tick(now_);
     if (endpoints_->done()) break;
     if (check && now_ >= next_check) {
@@ -83,7 +100,7 @@ void TxnFabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
       next_check = now_ + check;
     }
     if (on_cycle) on_cycle(now_);
-    now_ = std::min(switch_->next_activity(now_), endpoints_->next_activity(now_));
+    now_ = std::min(network_->next_activity(now_), endpoints_->next_activity(now_));
   }
   ++now_;
 }
@@ -95,13 +112,13 @@ bool TxnFabric::run_until_idle(uint64_t max_cycles, CycleHook* hook) {
   while (now_ < limit) {
     core::poll_interrupt();
     if (hook) hook->before_cycle(now_);
-    switch_->tick(now_);
+    network_->tick(now_);
     endpoints_->tick(now_);
     if (check && now_ >= next_check) {
       require_txn_conservation(*this);
       next_check = now_ + check;
     }
-    uint64_t next = std::min(switch_->next_activity(now_), endpoints_->next_activity(now_));
+    uint64_t next = std::min(network_->next_activity(now_), endpoints_->next_activity(now_));
     if (hook) next = std::min(next, hook->next_activity(now_));
     if (next == UINT64_MAX) {
       ++now_;

@@ -1,6 +1,7 @@
 // One switch carrying transactions: the switch core with two message classes (requests and
 // responses, each with `switch.vcs` lanes), one accelerator endpoint per port, and the 2N links,
-// built from a resolved Config with traffic.kind = transactions. Run by the plain C++ driver
+// built by the one network assembly (network/network.h) from a resolved Config with
+// traffic.kind = transactions. Run by the plain C++ driver
 // below (tests, the p2p table) or by the SystemC modules in systemc/sc/ (`upswitch run`, the
 // TLM-2.0 sockets); both give identical results.
 #pragma once
@@ -16,6 +17,7 @@
 #include "core/reject_line.h"
 #include "core/switch_core.h"
 #include "endpoint/accelerators.h"
+#include "network/network.h"
 
 namespace upswitch::top {
 
@@ -35,14 +37,15 @@ class TxnFabric {
   TxnFabric(const config::Config& cfg, bool synthetic);
 
   const config::Config& config() const { return cfg_; }
-  core::SwitchCore& sw() { return *switch_; }
-  const core::SwitchCore& sw() const { return *switch_; }
+  core::SwitchCore& sw() { return network_->sw(0); }
+  const core::SwitchCore& sw() const { return network_->sw(0); }
+  const network::Network& network() const { return *network_; }
   endpoint::AcceleratorEndpoints& endpoints() { return *endpoints_; }
   const endpoint::AcceleratorEndpoints& endpoints() const { return *endpoints_; }
-  core::Link& uplink(int port) { return *up_[port]; }      // endpoint -> switch
-  core::Link& downlink(int port) { return *down_[port]; }  // switch -> endpoint
-  const core::Link& uplink(int port) const { return *up_[port]; }
-  const core::Link& downlink(int port) const { return *down_[port]; }
+  core::Link& uplink(int port) { return network_->uplink(port); }      // endpoint -> switch
+  core::Link& downlink(int port) { return network_->downlink(port); }  // switch -> endpoint
+  const core::Link& uplink(int port) const { return network_->uplink(port); }
+  const core::Link& downlink(int port) const { return network_->downlink(port); }
 
   // Synthetic runs: to completion, skipping idle cycles; `on_cycle` after every simulated cycle.
   void run_plain(const std::function<void(uint64_t)>& on_cycle = {});
@@ -54,9 +57,8 @@ class TxnFabric {
 
  private:
   config::Config cfg_;
-  std::vector<std::unique_ptr<core::Link>> up_, down_;
+  std::unique_ptr<network::Network> network_;
   std::vector<std::unique_ptr<core::RejectLine>> rejects_;  // per port, with partitions or port faults
-  std::unique_ptr<core::SwitchCore> switch_;
   std::unique_ptr<endpoint::AcceleratorEndpoints> endpoints_;
   uint64_t now_ = 0;
 };

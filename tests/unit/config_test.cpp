@@ -120,7 +120,8 @@ TEST(Config, PresetsNameOnlyDeclaredKeysAndValidate) {
     EXPECT_NO_THROW(validate(c)) << p.name;
   }
   Config c = default_config();
-  EXPECT_EQ(error_of([&] { apply_preset(c, "huge"); }), "--preset 'huge': expected one of ualink-x4, tiny, slotted, nvl72-plane");
+  EXPECT_EQ(error_of([&] { apply_preset(c, "huge"); }),
+            "--preset 'huge': expected one of ualink-x4, tiny, slotted, nvl72-plane, nvl72-rack, ualink-pod, superpod-256");
 }
 
 // nvl72-plane against the facts sheet's numbers, not the preset table: one NVLink5 switch chip of a
@@ -226,6 +227,12 @@ TEST(ConfigTxn, ClassesAreTwoForTransactions) {
     Config pc = default_config();
     apply_preset(pc, p.name);
     set_param(pc, "traffic.kind", "transactions");
+    if (pc.topo.kind != network::TopologyKind::kSingle) {  // not yet on many switches: refused in one line
+      EXPECT_NE(error_of([&] { validate(pc); }).find("memory transactions run on topology.kind = single"),
+                std::string::npos)
+          << p.name;
+      continue;
+    }
     EXPECT_NO_THROW(validate(pc)) << p.name;
     EXPECT_EQ(pc.sw.classes, 2) << p.name;
   }

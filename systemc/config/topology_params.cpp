@@ -1,0 +1,126 @@
+// The topology keys (topology.*, routing.multipath, link.inter_switch_*, endpoint.port_select,
+// endpoint.interleave_bytes; doc/topology.md), declared once like every other key, and the
+// building of the network they describe.
+#include "config/topology_params.h"
+
+#include "config/input_file.h"
+#include "config/param_builders.h"
+#include "config/value_parse.h"
+
+namespace upswitch::config {
+namespace {
+
+std::string kind_name(const Config& c) {
+  static const char* names[] = {"single", "planes", "two_tier", "file"};
+  return names[static_cast<int>(c.topo.kind)];
+}
+
+std::string param_text(const Config& c, const std::string& key) {
+  const nlohmann::json v = find_param(key)->get(c);
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+}  // namespace
+
+void add_topology_params(std::vector<ParamSpec>& t) {
+  using namespace builders;  // NOLINT: the builders are this file's vocabulary
+  t.push_back(enum_param("topology.kind", [](Config& c) -> network::TopologyKind& { return c.topo.kind; },
+                         {"single", "planes", "two_tier", "file"}, "single",
+                         "The network: one switch with one port per endpoint (single); topology.planes switches with "
+                         "every endpoint on every one (planes: NVL72, UALink pods); a leaf/spine fabric per plane "
+                         "(two_tier); or topology.file (doc/topology.md)."));
+  t.push_back(int_param("topology.endpoints", [](Config& c) -> int& { return c.topo.endpoints; }, 0, 0, 4096,
+                        "endpoints", "planes: the endpoints (accelerators); two_tier: 0 or leaves x endpoints_per_leaf."));
+  t.push_back(int_param("topology.planes", [](Config& c) -> int& { return c.topo.planes; }, 1, 1, 64, "planes",
+                        "planes, two_tier: independent copies of the fabric; every endpoint has ports on each."));
+  t.push_back(int_param("topology.links_per_plane", [](Config& c) -> int& { return c.topo.links_per_plane; }, 1, 1, 64,
+                        "links", "planes: ports of every endpoint on every plane (parallel links to one switch)."));
+  t.push_back(int_param("topology.leaves", [](Config& c) -> int& { return c.topo.leaves; }, 0, 0, 1024, "switches",
+                        "two_tier: leaf switches per plane."));
+  t.push_back(int_param("topology.endpoints_per_leaf", [](Config& c) -> int& { return c.topo.endpoints_per_leaf; }, 0,
+                        0, 1024, "endpoints", "two_tier: endpoints on each leaf."));
+  t.push_back(int_param("topology.spines", [](Config& c) -> int& { return c.topo.spines; }, 0, 0, 1024, "switches",
+                        "two_tier: spine switches per plane."));
+  t.push_back(int_param("topology.uplinks_per_leaf", [](Config& c) -> int& { return c.topo.uplinks_per_leaf; }, 0, 0,
+                        1024, "links",
+                        "two_tier: links from each leaf to the spines, spread evenly over them; with endpoint and "
+                        "uplink rates equal, endpoints_per_leaf / uplinks_per_leaf is the taper (2 = 2:1)."));
+  t.push_back(text_param("topology.file", [](Config& c) -> std::string& { return c.topo.file; }, "", "a file path",
+                         "file: the topology YAML (switches, endpoints, links, routing; doc/topology.md)."));
+  t.push_back(enum_param("routing.multipath", [](Config& c) -> network::Multipath& { return c.topo.multipath; },
+                         {"hash", "round_robin", "adaptive"}, "hash",
+                         "Where a switch has several equal-cost output ports (spines, parallel links): a hash of "
+                         "(source, destination) that keeps each flow on one path and in order, a round robin per "
+                         "input, or the port with the most downstream credits (adaptive)."));
+  t.push_back(int_param("link.inter_switch_latency_cycles", [](Config& c) -> int& { return c.inter_switch_latency_cycles; },
+                        0, 0, 1000000, "cycles",
+                        "Switch-to-switch links, one way; 0 = link.latency_cycles. These cables are usually longer."));
+  t.push_back(int_param("link.inter_switch_credit_delay_cycles",
+                        [](Config& c) -> int& { return c.inter_switch_credit_delay_cycles; }, 0, 0, 1000000, "cycles",
+                        "Switch-to-switch credit return; 0 = link.credit_delay_cycles."));
+  t.push_back(float_param("link.inter_switch_gbytes_per_s", [](Config& c) -> double& { return c.inter_switch_gbytes_per_s; },
+                          0.0, 0.0, 1e6, "GB/s",
+                          "TL flit bandwidth of a switch-to-switch link per direction; 0 = link.gbytes_per_s."));
+  t.push_back(enum_param("endpoint.port_select", [](Config& c) -> int& { return c.port_select; },
+                         {"address", "round_robin", "hash", "least_loaded"}, "address",
+                         "An endpoint with several ports (planes): which one carries a packet. address: the "
+                         "endpoint's byte stream interleaved over its ports every endpoint.interleave_bytes (how GPUs "
+                         "spread traffic over NVLink planes); round_robin; hash of (source, destination), keeping "
+                         "each flow on one port; least_loaded: the port with the least waiting, then the most credits."));
+  t.push_back(pow2_param("endpoint.interleave_bytes", [](Config& c) -> int& { return c.interleave_bytes; }, 256, 64,
+                         int64_t{1} << 20, "bytes",
+                         "endpoint.port_select = address: bytes of an endpoint's stream sent on one port before the "
+                         "next [estimate: the NVLink plane interleave is not public]."));
+}
+
+network::LinkDefaults link_defaults(const Config& c) {
+  network::LinkDefaults d;
+  d.latency_cycles = c.link_latency_cycles;
+  d.credit_delay_cycles = c.credit_delay_cycles;
+  d.gbytes_per_s = c.link_gbytes_per_s;
+  d.inter_switch_latency_cycles = c.inter_switch_latency_cycles ? c.inter_switch_latency_cycles : c.link_latency_cycles;
+  d.inter_switch_credit_delay_cycles =
+      c.inter_switch_credit_delay_cycles ? c.inter_switch_credit_delay_cycles : c.credit_delay_cycles;
+  d.inter_switch_gbytes_per_s = c.inter_switch_gbytes_per_s > 0 ? c.inter_switch_gbytes_per_s : c.link_gbytes_per_s;
+  d.switch_radix = c.sw.ports;
+  return d;
+}
+
+void resolve_topology(Config& c) {
+  if (c.topo.kind == network::TopologyKind::kFile) {
+    if (trim(c.topo.file).empty()) throw ConfigError("topology.kind = file: topology.file is not set; expected a path");
+    c.topo.file_text = read_input_file("topology.file", c.topo.file, kMaxConfigFileBytes);
+  } else if (!c.topo.file.empty()) {
+    throw ConfigError("topology.file = '" + c.topo.file + "': only read with topology.kind = file");
+  }
+  try {
+    c.topology = std::make_shared<const network::Topology>(network::build_topology(c.topo, link_defaults(c)));
+  } catch (const network::TopologyError& e) {
+    const std::string m = e.what();
+    // Checks after parsing (routes, deadlock) name the file too.
+    if (c.topo.kind == network::TopologyKind::kFile && m.rfind("topology.file", 0) != 0)
+      throw ConfigError("topology.file '" + c.topo.file + "': " + m);
+    throw ConfigError(m);
+  }
+  if (c.single_switch()) return;
+  if (c.sw.queueing == core::Queueing::kFifo)
+    throw ConfigError("switch.queueing = fifo with topology.kind = " + kind_name(c) +
+                      ": a fifo input has one credit class and cannot feed another switch's VCs; expected vc or voq");
+  if (c.network().vc_classes == 2 && (c.sw.queueing != core::Queueing::kVc || c.sw.vcs < 2 || c.sw.vcs % 2))
+    throw ConfigError("topology.file '" + c.topo.file + "' has dateline links: expected switch.queueing = vc and an even "
+                      "switch.vcs >= 2 (the VCs split into two classes), got " + param_text(c, "switch.queueing") +
+                      " with switch.vcs = " + std::to_string(c.sw.vcs));
+  if (c.kind == Config::TrafficKind::kTransactions)
+    throw ConfigError("traffic.kind = transactions with topology.kind = " + kind_name(c) +
+                      ": memory transactions run on topology.kind = single only in this version (issue 18, "
+                      "doc/topology.md); expected traffic.kind = packets");
+  if (!c.sw.routing_table.empty())
+    throw ConfigError("switch.routing_table with topology.kind = " + kind_name(c) +
+                      ": routes come from the topology; expected none");
+  if (c.dl.enable || !c.link_errors_text.empty() || !c.link_down_text.empty() || !c.credit_loss_text.empty() ||
+      !c.port_down_text.empty() || !c.faults.pods.empty())
+    throw ConfigError("link.dl.*, faults.* and partition.* with topology.kind = " + kind_name(c) +
+                      ": they apply to topology.kind = single only in this version (issue 19, doc/topology.md)");
+}
+
+}  // namespace upswitch::config

@@ -1,0 +1,132 @@
+#include "network/network.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+namespace upswitch::network {
+
+core::DownstreamBuffer switch_input_buffer(const core::SwitchParams& sw) {
+  core::DownstreamBuffer b;
+  b.vc_flits = sw.vc_buffer_flits;
+  b.shared_flits = sw.shared_buffer_flits;
+  b.cmd_vc = sw.cmd_vc_credits;
+  b.cmd_shared = sw.cmd_shared_credits;
+  return b;
+}
+
+namespace {
+
+double flits_per_cycle(double gbytes_per_s, double flit_gbytes_per_s) {
+  if (gbytes_per_s <= 0) return 1.0;
+  const double r = gbytes_per_s / flit_gbytes_per_s;
+  return r < 1.0 ? r : 1.0;
+}
+
+}  // namespace
+
+Network::Network(const Topology& topo, const core::SwitchParams& sw, const core::DownstreamBuffer& endpoint_rx,
+                 double flit_gbytes_per_s, const Decorate& decorate)
+    : topo_(topo), sw_(sw), endpoint_rx_(endpoint_rx) {
+  if (topo_.num_switches() > 1 && sw.queueing == core::Queueing::kFifo)
+    throw std::invalid_argument("Network: fifo queueing has one credit class and cannot feed another switch");
+  // Two wires per link, then the endpoint ports' wires in endpoint-port order.
+  const int eps = topo_.endpoint_ports();
+  ep_up_.assign(static_cast<size_t>(eps), nullptr);
+  ep_down_.assign(static_cast<size_t>(eps), nullptr);
+  owner_.assign(static_cast<size_t>(eps), -1);
+  for (size_t l = 0; l < topo_.links.size(); ++l) {
+    const LinkSpec& ls = topo_.links[l];
+    const auto lat = static_cast<uint32_t>(ls.latency_cycles);
+    const auto cred = static_cast<uint32_t>(ls.credit_delay_cycles);
+    const double rate = flits_per_cycle(ls.gbytes_per_s, flit_gbytes_per_s);
+    wires_.push_back(std::make_unique<core::Link>(lat, cred, rate));
+    wires_.push_back(std::make_unique<core::Link>(lat, cred, rate));
+    core::Link* ab = wires_[2 * l].get();
+    core::Link* ba = wires_[2 * l + 1].get();
+    channels_.push_back(Channel{ls.a, ls.b, static_cast<int>(l), ab});
+    channels_.push_back(Channel{ls.b, ls.a, static_cast<int>(l), ba});
+    for (const auto& [end, out, in] : {std::tuple{ls.a, ab, ba}, std::tuple{ls.b, ba, ab}}) {
+      if (end.is_switch) continue;
+      const int p = topo_.endpoint_first_port(end.id) + end.port;
+      ep_up_[static_cast<size_t>(p)] = out;
+      ep_down_[static_cast<size_t>(p)] = in;
+      owner_[static_cast<size_t>(p)] = end.id;
+    }
+  }
+  for (int p = 0; p < eps; ++p) {
+    if (!ep_up_[static_cast<size_t>(p)]) throw std::invalid_argument("Network: endpoint port without a link");
+    if (decorate) decorate(p, *ep_up_[static_cast<size_t>(p)], *ep_down_[static_cast<size_t>(p)]);
+  }
+
+  // Switches: their ports and routes from the topology.
+  const int dests = topo_.num_endpoints();
+  for (int s = 0; s < topo_.num_switches(); ++s) {
+    core::SwitchParams sp = sw;
+    sp.ports = topo_.switches[static_cast<size_t>(s)].ports;
+    if (topo_.kind != TopologyKind::kSingle) {
+      sp.routing_table.clear();
+      sp.route_begin.assign(1, 0);
+      sp.route_ports.clear();
+      for (int d = 0; d < dests; ++d) {
+        sp.route_ports.insert(sp.route_ports.end(), topo_.routes_begin(s, d), topo_.routes_end(s, d));
+        sp.route_begin.push_back(static_cast<uint32_t>(sp.route_ports.size()));
+      }
+      sp.hash_salt = 0x5157000000ULL + static_cast<uint64_t>(s);
+      sp.vc_classes = topo_.vc_classes;
+      if (topo_.vc_classes > 1) {
+        sp.dateline_ports.assign(static_cast<size_t>(sp.ports), 0);
+        for (int q = 0; q < sp.ports; ++q) {
+          const int l = topo_.switch_port_link[static_cast<size_t>(s)][static_cast<size_t>(q)];
+          sp.dateline_ports[static_cast<size_t>(q)] = l >= 0 && topo_.links[static_cast<size_t>(l)].dateline ? 1 : 0;
+        }
+      }
+    }
+    switches_.push_back(std::make_unique<core::SwitchCore>(sp, endpoint_rx));
+  }
+  const core::DownstreamBuffer switch_rx = switch_input_buffer(sw);
+  for (const Channel& c : channels_) {
+    if (c.from.is_switch && c.to.is_switch) switches_[static_cast<size_t>(c.from.id)]->set_output_receiver(c.from.port, switch_rx);
+  }
+  // Each switch port: its input wire (flits in) and output wire (flits out).
+  sw_in_.resize(switches_.size());
+  sw_out_.resize(switches_.size());
+  for (int s = 0; s < topo_.num_switches(); ++s) {
+    const int ports = topo_.switches[static_cast<size_t>(s)].ports;
+    for (int q = 0; q < ports; ++q) {
+      const int l = topo_.switch_port_link[static_cast<size_t>(s)][static_cast<size_t>(q)];
+      if (l < 0) throw std::invalid_argument("Network: switch port without a link");
+      const LinkSpec& ls = topo_.links[static_cast<size_t>(l)];
+      const bool is_a = ls.a.is_switch && ls.a.id == s && ls.a.port == q;
+      core::Link* out = wires_[2 * static_cast<size_t>(l) + (is_a ? 0 : 1)].get();
+      core::Link* in = wires_[2 * static_cast<size_t>(l) + (is_a ? 1 : 0)].get();
+      switches_[static_cast<size_t>(s)]->connect(q, in, out);
+      sw_in_[static_cast<size_t>(s)].push_back(in);
+      sw_out_[static_cast<size_t>(s)].push_back(out);
+    }
+  }
+}
+
+uint64_t Network::receiver_capacity(const Channel& c) const {
+  const core::SwitchParams& sw = sw_;
+  if (c.to.is_switch) return static_cast<uint64_t>(sw.buffer_flits());
+  return static_cast<uint64_t>(sw.lanes()) * static_cast<uint64_t>(endpoint_rx_.vc_flits) +
+         static_cast<uint64_t>(endpoint_rx_.shared_flits);
+}
+
+uint64_t Network::next_activity(uint64_t t) const {
+  uint64_t next = UINT64_MAX;
+  for (const auto& s : switches_) {
+    next = std::min(next, s->next_activity(t));
+    if (next == t + 1) break;
+  }
+  return next;
+}
+
+uint64_t Network::flits_inside() const {
+  uint64_t n = 0;
+  for (const auto& s : switches_) n += s->flits_inside();
+  return n;
+}
+
+}  // namespace upswitch::network

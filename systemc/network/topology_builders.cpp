@@ -1,0 +1,135 @@
+// The built-in topology kinds (topology.kind single, planes, two_tier) and the entry point that
+// builds, routes and checks any topology. doc/topology.md.
+#include <string>
+
+#include "network/topology.h"
+
+namespace upswitch::network {
+namespace {
+
+[[noreturn]] void fail(const std::string& msg) { throw TopologyError(msg); }
+
+LinkSpec endpoint_link(int e, int ep_port, int s, int sw_port, const LinkDefaults& d) {
+  LinkSpec l;
+  l.a = PortRef{false, e, ep_port};
+  l.b = PortRef{true, s, sw_port};
+  l.latency_cycles = d.latency_cycles;
+  l.credit_delay_cycles = d.credit_delay_cycles;
+  l.gbytes_per_s = d.gbytes_per_s;
+  return l;
+}
+
+void check_radix(int ports, const std::string& what, const LinkDefaults& d) {
+  if (ports > d.switch_radix)
+    fail(what + " needs " + std::to_string(ports) + " ports per switch: expected at most switch.ports = " +
+         std::to_string(d.switch_radix));
+}
+
+// Every endpoint one port on the single switch.
+Topology single(const LinkDefaults& d) {
+  Topology t;
+  t.kind = TopologyKind::kSingle;
+  t.name = "single " + std::to_string(d.switch_radix);
+  t.switches.push_back(SwitchSpec{d.switch_radix, 0, 0});
+  for (int e = 0; e < d.switch_radix; ++e) {
+    t.endpoints.push_back(EndpointSpec{1});
+    t.links.push_back(endpoint_link(e, 0, 0, e, d));
+  }
+  return t;
+}
+
+// P switches; every endpoint L ports on each: endpoint port plane*L + l to switch port e*L + l.
+Topology planes(const TopologyParams& p, const LinkDefaults& d) {
+  const int E = p.endpoints, P = p.planes, L = p.links_per_plane;
+  if (E < 2) fail("topology.endpoints = " + std::to_string(E) + " with topology.kind = planes: expected at least 2");
+  check_radix(E * L, "topology.kind = planes with topology.endpoints = " + std::to_string(E) +
+                         " and topology.links_per_plane = " + std::to_string(L),
+              d);
+  Topology t;
+  t.kind = TopologyKind::kPlanes;
+  t.name = "planes " + std::to_string(P) + " x " + std::to_string(E) + (L > 1 ? " x " + std::to_string(L) + " links" : "");
+  for (int s = 0; s < P; ++s) t.switches.push_back(SwitchSpec{E * L, s, 0});
+  for (int e = 0; e < E; ++e) {
+    t.endpoints.push_back(EndpointSpec{P * L});
+    for (int s = 0; s < P; ++s)
+      for (int l = 0; l < L; ++l) t.links.push_back(endpoint_link(e, s * L + l, s, e * L + l, d));
+  }
+  return t;
+}
+
+// Per plane a folded Clos: leaves (level 0) with n endpoints and U uplinks each, spread round
+// robin over the spines (level 1). Switch ids plane-major, leaves then spines; endpoint port =
+// plane.
+Topology two_tier(const TopologyParams& p, const LinkDefaults& d) {
+  const int Lf = p.leaves, n = p.endpoints_per_leaf, Sp = p.spines, U = p.uplinks_per_leaf, P = p.planes;
+  if (Lf < 2 || n < 1 || Sp < 1 || U < 1)
+    fail("topology.kind = two_tier: expected topology.leaves >= 2, topology.endpoints_per_leaf >= 1, topology.spines >= 1 "
+         "and topology.uplinks_per_leaf >= 1 (got " + std::to_string(Lf) + ", " + std::to_string(n) + ", " +
+         std::to_string(Sp) + ", " + std::to_string(U) + ")");
+  if (U % Sp != 0)
+    fail("topology.uplinks_per_leaf = " + std::to_string(U) + ": expected a multiple of topology.spines = " +
+         std::to_string(Sp) + " (each leaf has as many links to every spine)");
+  const int E = Lf * n;
+  if (p.endpoints != 0 && p.endpoints != E)
+    fail("topology.endpoints = " + std::to_string(p.endpoints) + " with topology.kind = two_tier: expected 0 or leaves x "
+         "endpoints_per_leaf = " + std::to_string(E));
+  check_radix(n + U, "a two_tier leaf (endpoints_per_leaf + uplinks_per_leaf)", d);
+  const int spine_ports = Lf * U / Sp;
+  check_radix(spine_ports, "a two_tier spine (leaves x uplinks_per_leaf / spines)", d);
+  Topology t;
+  t.kind = TopologyKind::kTwoTier;
+  t.name = "two_tier " + std::to_string(P) + " x (" + std::to_string(Lf) + " leaves x " + std::to_string(n) + ", " +
+           std::to_string(Sp) + " spines, " + std::to_string(U) + " uplinks)";
+  for (int pl = 0; pl < P; ++pl) {
+    for (int l = 0; l < Lf; ++l) t.switches.push_back(SwitchSpec{n + U, pl, 0});
+    for (int s = 0; s < Sp; ++s) t.switches.push_back(SwitchSpec{spine_ports, pl, 1});
+  }
+  for (int e = 0; e < E; ++e) t.endpoints.push_back(EndpointSpec{P});
+  for (int e = 0; e < E; ++e)
+    for (int pl = 0; pl < P; ++pl) t.links.push_back(endpoint_link(e, pl, pl * (Lf + Sp) + e / n, e % n, d));
+  for (int pl = 0; pl < P; ++pl) {
+    const int base = pl * (Lf + Sp);
+    std::vector<int> next_port(static_cast<size_t>(Sp), 0);
+    for (int l = 0; l < Lf; ++l)
+      for (int u = 0; u < U; ++u) {
+        const int s = u % Sp;
+        LinkSpec ls;
+        ls.a = PortRef{true, base + l, n + u};
+        ls.b = PortRef{true, base + Lf + s, next_port[static_cast<size_t>(s)]++};
+        ls.latency_cycles = d.inter_switch_latency_cycles;
+        ls.credit_delay_cycles = d.inter_switch_credit_delay_cycles;
+        ls.gbytes_per_s = d.inter_switch_gbytes_per_s;
+        t.links.push_back(ls);
+      }
+  }
+  return t;
+}
+
+}  // namespace
+
+Topology build_topology(const TopologyParams& params, const LinkDefaults& links) {
+  Topology t;
+  bool up_down = false;
+  switch (params.kind) {
+    case TopologyKind::kSingle: t = single(links); break;
+    case TopologyKind::kPlanes: t = planes(params, links); break;
+    case TopologyKind::kTwoTier:
+      t = two_tier(params, links);
+      up_down = true;
+      break;
+    case TopologyKind::kFile: t = parse_topology_file(params.file_text, params.file, links); break;
+  }
+  if (params.kind != TopologyKind::kFile) {
+    t.finish();
+    compute_routes(t, up_down);
+  }
+  check_routes(t);
+  const std::string cycle = find_routing_cycle(t);
+  if (!cycle.empty())
+    throw TopologyError("routing can deadlock: " + cycle +
+                        " (a cycle in the channel dependency graph; break it with up_down routing over switch levels "
+                        "or a dateline link, doc/topology.md)");
+  return t;
+}
+
+}  // namespace upswitch::network

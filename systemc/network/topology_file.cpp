@@ -1,0 +1,223 @@
+// The topology file (topology.kind = file): switches, endpoints, links and routing in YAML, every
+// error one line naming the file, the item and what is allowed. Format: doc/topology.md.
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "network/topology.h"
+
+namespace upswitch::network {
+namespace {
+
+class FileParser {
+ public:
+  FileParser(const std::string& file, const LinkDefaults& d) : file_(file), d_(d) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    std::string msg = "topology.file '" + file_ + "': " + (where.empty() ? "" : where + ": ") + what;
+    for (char& ch : msg)
+      if (ch == '\n' || ch == '\r') ch = ' ';
+    throw TopologyError(msg);
+  }
+
+  void only_keys(const YAML::Node& map, const std::string& where, const std::set<std::string>& allowed) const {
+    for (const auto& kv : map) {
+      const std::string k = kv.first.as<std::string>();
+      if (!allowed.count(k)) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        fail(where, "unknown key '" + k + "'; expected " + list);
+      }
+    }
+  }
+
+  long integer(const YAML::Node& n, const std::string& where, long lo, long hi) const {
+    if (!n || !n.IsScalar()) fail(where, "expected an integer " + std::to_string(lo) + " .. " + std::to_string(hi));
+    const std::string s = n.Scalar();
+    char* end = nullptr;
+    const long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || v < lo || v > hi)
+      fail(where, "'" + s + "': expected an integer " + std::to_string(lo) + " .. " + std::to_string(hi));
+    return v;
+  }
+
+  double number(const YAML::Node& n, const std::string& where, double lo, double hi) const {
+    const std::string s = n.IsScalar() ? n.Scalar() : "";
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !(v >= lo && v <= hi))
+      fail(where, "'" + s + "': expected a number " + std::to_string(lo) + " .. " + std::to_string(hi));
+    return v;
+  }
+
+  // "switch 3:7" or "endpoint 0:1".
+  PortRef end(const YAML::Node& n, const std::string& where) const {
+    const std::string s = n.IsScalar() ? n.Scalar() : "";
+    std::istringstream in(s);
+    std::string kind, rest;
+    in >> kind >> rest;
+    const size_t colon = rest.find(':');
+    PortRef r;
+    if ((kind != "switch" && kind != "endpoint") || colon == std::string::npos || !(in >> std::ws).eof())
+      fail(where, "'" + s + "': expected \"switch ID:PORT\" or \"endpoint ID:PORT\"");
+    r.is_switch = kind == "switch";
+    r.id = static_cast<int>(integer(YAML::Node(rest.substr(0, colon)), where, 0, 65535));
+    r.port = static_cast<int>(integer(YAML::Node(rest.substr(colon + 1)), where, 0, 65535));
+    const auto& count = r.is_switch ? switches_ : endpoints_;
+    if (r.id >= count)
+      fail(where, "unknown " + kind + " " + std::to_string(r.id) + " (" + kind + "s are 0 .. " + std::to_string(count - 1) + ")");
+    return r;
+  }
+
+  Topology parse(const std::string& text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      fail("", "not valid YAML (line " + std::to_string(e.mark.line + 1) + "): " + e.msg);
+    }
+    if (!root.IsMap()) fail("", "expected a map with switches, endpoints, links and routing");
+    only_keys(root, "", {"switches", "endpoints", "links", "routing"});
+    Topology t;
+    t.kind = TopologyKind::kFile;
+    t.name = file_;
+    // Switches and endpoints: dense ids 0 .. N-1, each once.
+    auto items = [&](const char* key, auto&& add) {
+      const YAML::Node list = root[key];
+      if (!list || !list.IsSequence() || list.size() == 0) fail(key, "expected a non-empty list");
+      std::vector<char> seen(list.size(), 0);
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string where = std::string(key) + "[" + std::to_string(i) + "]";
+        if (!list[i].IsMap()) fail(where, "expected a map such as {id: 0, ports: 4}");
+        const auto id = static_cast<size_t>(integer(list[i]["id"], where + ": id", 0, static_cast<long>(list.size()) - 1));
+        if (seen[id]) fail(where, "id " + std::to_string(id) + " given twice");
+        seen[id] = 1;
+        add(list[i], where, id);
+      }
+    };
+    t.switches.resize(root["switches"] && root["switches"].IsSequence() ? root["switches"].size() : 0);
+    items("switches", [&](const YAML::Node& n, const std::string& where, size_t id) {
+      only_keys(n, where, {"id", "ports", "level"});
+      SwitchSpec s;
+      s.ports = static_cast<int>(integer(n["ports"], where + ": ports", 1, d_.switch_radix));
+      s.level = n["level"] ? static_cast<int>(integer(n["level"], where + ": level", 0, 15)) : -1;
+      t.switches[id] = s;
+    });
+    t.endpoints.resize(root["endpoints"] && root["endpoints"].IsSequence() ? root["endpoints"].size() : 0);
+    items("endpoints", [&](const YAML::Node& n, const std::string& where, size_t id) {
+      only_keys(n, where, {"id", "ports"});
+      t.endpoints[id] = EndpointSpec{static_cast<int>(integer(n["ports"], where + ": ports", 1, 64))};
+    });
+    switches_ = t.num_switches();
+    endpoints_ = t.num_endpoints();
+    const YAML::Node links = root["links"];
+    if (!links || !links.IsSequence() || links.size() == 0) fail("links", "expected a non-empty list");
+    for (size_t i = 0; i < links.size(); ++i) {
+      const std::string where = "links[" + std::to_string(i) + "]";
+      const YAML::Node l = links[i];
+      if (!l.IsSequence() || l.size() < 2 || l.size() > 3)
+        fail(where, "expected [END, END] or [END, END, {latency_cycles: N, ...}]");
+      LinkSpec ls;
+      ls.a = end(l[0], where);
+      ls.b = end(l[1], where);
+      const bool inter = ls.a.is_switch && ls.b.is_switch;
+      ls.latency_cycles = inter ? d_.inter_switch_latency_cycles : d_.latency_cycles;
+      ls.credit_delay_cycles = inter ? d_.inter_switch_credit_delay_cycles : d_.credit_delay_cycles;
+      ls.gbytes_per_s = inter ? d_.inter_switch_gbytes_per_s : d_.gbytes_per_s;
+      if (l.size() == 3) {
+        const YAML::Node o = l[2];
+        if (!o.IsMap()) fail(where, "the third item must be a map of link options");
+        only_keys(o, where, {"latency_cycles", "credit_delay_cycles", "gbytes_per_s", "dateline"});
+        if (o["latency_cycles"]) ls.latency_cycles = static_cast<int>(integer(o["latency_cycles"], where + ": latency_cycles", 1, 1000000));
+        if (o["credit_delay_cycles"])
+          ls.credit_delay_cycles = static_cast<int>(integer(o["credit_delay_cycles"], where + ": credit_delay_cycles", 1, 1000000));
+        if (o["gbytes_per_s"]) ls.gbytes_per_s = number(o["gbytes_per_s"], where + ": gbytes_per_s", 0, 1e6);
+        if (o["dateline"]) {
+          const std::string v = o["dateline"].IsScalar() ? o["dateline"].Scalar() : "";
+          if (v != "true" && v != "false") fail(where, "dateline: '" + v + "': expected true or false");
+          ls.dateline = v == "true";
+          if (ls.dateline && !inter) fail(where, "dateline: only a link between two switches can be a dateline");
+          if (ls.dateline) t.vc_classes = 2;
+        }
+      }
+      t.links.push_back(ls);
+    }
+    try {
+      t.finish();
+    } catch (const TopologyError& e) {
+      std::string m = e.what();
+      const std::string prefix = "topology: ";
+      fail("", m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m);
+    }
+    routing(root["routing"], t);
+    return t;
+  }
+
+  void routing(const YAML::Node& r, Topology& t) const {
+    const std::string kinds = "shortest_path, up_down, or {tables: {SWITCH: {ENDPOINT: [PORT, ...]}}}";
+    if (!r || (r.IsScalar() && r.Scalar() == "shortest_path")) {
+      compute_routes(t, false);
+      return;
+    }
+    if (r.IsScalar() && r.Scalar() == "up_down") {
+      for (int s = 0; s < t.num_switches(); ++s)
+        if (t.switches[static_cast<size_t>(s)].level < 0)
+          fail("switches[" + std::to_string(s) + "]", "routing: up_down needs a level for every switch");
+      compute_routes(t, true);
+      return;
+    }
+    if (!r.IsMap() || !r["tables"]) fail("routing", "expected " + kinds);
+    only_keys(r, "routing", {"tables"});
+    const YAML::Node tables = r["tables"];
+    if (!tables.IsMap()) fail("routing.tables", "expected a map SWITCH: {ENDPOINT: [PORT, ...]}");
+    std::vector<std::vector<std::vector<uint16_t>>> sets(
+        t.switches.size(), std::vector<std::vector<uint16_t>>(t.endpoints.size()));
+    for (const auto& sw : tables) {
+      const std::string sw_where = "routing.tables";
+      const auto s = static_cast<size_t>(integer(sw.first, sw_where + ": switch", 0, t.num_switches() - 1));
+      if (!sw.second.IsMap()) fail(sw_where + "." + std::to_string(s), "expected a map ENDPOINT: [PORT, ...]");
+      for (const auto& de : sw.second) {
+        const std::string where = sw_where + "." + std::to_string(s);
+        const auto d = static_cast<size_t>(integer(de.first, where + ": endpoint", 0, t.num_endpoints() - 1));
+        const std::string w2 = where + "." + std::to_string(d);
+        const YAML::Node ports = de.second;
+        if (!ports.IsSequence() || ports.size() == 0) fail(w2, "expected a non-empty list of ports");
+        for (size_t k = 0; k < ports.size(); ++k)
+          sets[s][d].push_back(static_cast<uint16_t>(integer(ports[k], w2, 0, t.switches[s].ports - 1)));
+        std::sort(sets[s][d].begin(), sets[s][d].end());
+        sets[s][d].erase(std::unique(sets[s][d].begin(), sets[s][d].end()), sets[s][d].end());
+      }
+    }
+    t.route_begin.assign(1, 0);
+    t.route_ports.clear();
+    for (auto& per_switch : sets)
+      for (auto& set : per_switch) {
+        t.route_ports.insert(t.route_ports.end(), set.begin(), set.end());
+        t.route_begin.push_back(static_cast<uint32_t>(t.route_ports.size()));
+      }
+  }
+
+ private:
+  std::string file_;
+  LinkDefaults d_;
+  int switches_ = 0, endpoints_ = 0;
+};
+
+}  // namespace
+
+Topology parse_topology_file(const std::string& text, const std::string& file, const LinkDefaults& links) {
+  try {
+    return FileParser(file, links).parse(text);
+  } catch (const YAML::Exception& e) {
+    std::string msg = "topology.file '" + file + "': " + e.msg;
+    for (char& ch : msg)
+      if (ch == '\n') ch = ' ';
+    throw TopologyError(msg);
+  }
+}
+
+}  // namespace upswitch::network

@@ -1,0 +1,157 @@
+#include "network/topology_metrics.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <sstream>
+
+namespace upswitch::network {
+namespace {
+
+// Dinic's max-flow on a small directed graph.
+class MaxFlow {
+ public:
+  explicit MaxFlow(int n) : adj_(static_cast<size_t>(n)), level_(static_cast<size_t>(n)), it_(static_cast<size_t>(n)) {}
+  void add(int u, int v, double cap) {
+    adj_[static_cast<size_t>(u)].push_back(static_cast<int>(e_.size()));
+    e_.push_back({v, cap});
+    adj_[static_cast<size_t>(v)].push_back(static_cast<int>(e_.size()));
+    e_.push_back({u, 0});
+  }
+  double run(int s, int t) {
+    double flow = 0;
+    while (bfs(s, t)) {
+      std::fill(it_.begin(), it_.end(), 0);
+      while (const double f = dfs(s, t, std::numeric_limits<double>::infinity())) flow += f;
+    }
+    return flow;
+  }
+
+ private:
+  struct Edge {
+    int to;
+    double cap;
+  };
+  bool bfs(int s, int t) {
+    std::fill(level_.begin(), level_.end(), -1);
+    std::deque<int> q{s};
+    level_[static_cast<size_t>(s)] = 0;
+    while (!q.empty()) {
+      const int u = q.front();
+      q.pop_front();
+      for (int id : adj_[static_cast<size_t>(u)]) {
+        const Edge& e = e_[static_cast<size_t>(id)];
+        if (e.cap > 1e-12 && level_[static_cast<size_t>(e.to)] < 0) {
+          level_[static_cast<size_t>(e.to)] = level_[static_cast<size_t>(u)] + 1;
+          q.push_back(e.to);
+        }
+      }
+    }
+    return level_[static_cast<size_t>(t)] >= 0;
+  }
+  double dfs(int u, int t, double f) {
+    if (u == t) return f;
+    for (size_t& i = it_[static_cast<size_t>(u)]; i < adj_[static_cast<size_t>(u)].size(); ++i) {
+      const int id = adj_[static_cast<size_t>(u)][i];
+      Edge& e = e_[static_cast<size_t>(id)];
+      if (e.cap > 1e-12 && level_[static_cast<size_t>(e.to)] == level_[static_cast<size_t>(u)] + 1) {
+        const double got = dfs(e.to, t, std::min(f, e.cap));
+        if (got > 0) {
+          e.cap -= got;
+          e_[static_cast<size_t>(id ^ 1)].cap += got;
+          return got;
+        }
+      }
+    }
+    return 0;
+  }
+  std::vector<std::vector<int>> adj_;
+  std::vector<Edge> e_;
+  std::vector<int> level_;
+  std::vector<size_t> it_;
+};
+
+double rate(const LinkSpec& l, double flit_gbytes_per_s) {
+  return l.gbytes_per_s > 0 ? std::min(l.gbytes_per_s, flit_gbytes_per_s) : flit_gbytes_per_s;
+}
+
+}  // namespace
+
+TopologyMetrics measure_topology(const Topology& t, double flit_gbytes_per_s) {
+  TopologyMetrics m;
+  m.switches = t.num_switches();
+  m.endpoints = t.num_endpoints();
+  m.links = static_cast<int>(t.links.size());
+  for (const LinkSpec& l : t.links) m.inter_switch_links += l.inter_switch() ? 1 : 0;
+  if (m.endpoints == 0) return m;
+  for (int k = 0; k < t.endpoints[0].ports; ++k)
+    m.endpoint_gbytes_per_s += rate(t.links[static_cast<size_t>(t.endpoint_port_link[0][static_cast<size_t>(k)])], flit_gbytes_per_s);
+
+  // Bisection: nodes = switches, endpoints, source, sink; each link both ways at its rate.
+  const int S = m.switches, E = m.endpoints, src = S + E, sink = S + E + 1;
+  MaxFlow mf(S + E + 2);
+  auto node = [&](const PortRef& r) { return r.is_switch ? r.id : S + r.id; };
+  for (const LinkSpec& l : t.links) {
+    const double c = rate(l, flit_gbytes_per_s);
+    mf.add(node(l.a), node(l.b), c);
+    mf.add(node(l.b), node(l.a), c);
+  }
+  const double inf = 1e18;
+  for (int e = 0; e < E; ++e) {
+    if (e < E / 2)
+      mf.add(src, S + e, inf);
+    else
+      mf.add(S + e, sink, inf);
+  }
+  m.bisection_gbytes_per_s = mf.run(src, sink);
+
+  // Diameter over the routes: the longest path (in switches) from an injection switch to an endpoint.
+  int diameter = 0;
+  for (int d = 0; d < E; ++d) {
+    std::vector<int> depth(static_cast<size_t>(S), -1);  // switches from here to d, memoised
+    std::vector<char> busy(static_cast<size_t>(S), 0);
+    auto walk = [&](auto&& self, int s) -> int {
+      int& r = depth[static_cast<size_t>(s)];
+      if (r >= 0) return r;
+      if (busy[static_cast<size_t>(s)]) return 0;  // a loop: check_routes refuses those
+      busy[static_cast<size_t>(s)] = 1;
+      int best = 1;
+      for (const uint16_t* q = t.routes_begin(s, d); q != t.routes_end(s, d); ++q) {
+        const PortRef p = t.peer(PortRef{true, s, *q});
+        if (p.is_switch) best = std::max(best, 1 + self(self, p.id));
+      }
+      busy[static_cast<size_t>(s)] = 0;
+      return r = best;
+    };
+    for (int e = 0; e < E; ++e)
+      for (int k = 0; k < t.endpoints[static_cast<size_t>(e)].ports; ++k) {
+        const PortRef p = t.peer(PortRef{false, e, k});
+        if (p.is_switch) diameter = std::max(diameter, walk(walk, p.id));
+      }
+  }
+  m.diameter = diameter;
+  return m;
+}
+
+std::string topology_dot(const Topology& t) {
+  std::ostringstream o;
+  o << "graph upswitch {\n  // " << t.name << "\n  node [fontname=\"Helvetica\"];\n";
+  for (int s = 0; s < t.num_switches(); ++s) {
+    const SwitchSpec& sp = t.switches[static_cast<size_t>(s)];
+    o << "  sw" << s << " [shape=box, label=\"sw" << s << "\\n" << sp.ports << " ports";
+    if (t.kind == TopologyKind::kPlanes || t.kind == TopologyKind::kTwoTier) o << ", plane " << sp.plane;
+    if (sp.level >= 0 && t.kind != TopologyKind::kSingle && t.kind != TopologyKind::kPlanes) o << ", level " << sp.level;
+    o << "\"];\n";
+  }
+  for (int e = 0; e < t.num_endpoints(); ++e) o << "  ep" << e << " [shape=ellipse];\n";
+  for (const LinkSpec& l : t.links) {
+    auto n = [](const PortRef& r) { return std::string(r.is_switch ? "sw" : "ep") + std::to_string(r.id); };
+    o << "  " << n(l.a) << " -- " << n(l.b) << " [taillabel=\"" << l.a.port << "\", headlabel=\"" << l.b.port << "\"";
+    if (l.dateline) o << ", style=dashed, label=\"dateline\"";
+    o << "];\n";
+  }
+  o << "}\n";
+  return o.str();
+}
+
+}  // namespace upswitch::network
