@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# A build combination other than the default LTO Release (issue 23): GCC Release without LTO,
+# with -Werror, of the library targets only (upswitch_model, upswitch_sc, upswitch_app), into
+# build-nolto/ (or $UPSWITCH_NOLTO_DIR). Without LTO GCC inlines and warns differently
+# (-Wmaybe-uninitialized, -Wnonnull), and a user who builds the library without LTO must not hit
+# errors CI never saw. About 6 min from scratch on CI's two cores; incremental after that.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${UPSWITCH_NOLTO_DIR:-build-nolto}
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DUPSWITCH_LTO=OFF -DUPSWITCH_WERROR=ON \
+      -DUPSWITCH_TESTS=OFF -DUPSWITCH_COSIM=OFF >/dev/null
+cmake --build "$dir" -j "${UPSWITCH_JOBS:-$(nproc)}" --target upswitch_model upswitch_sc upswitch_app
