@@ -3,7 +3,8 @@
 # with -Werror, of the library targets only (upswitch_model, upswitch_sc, upswitch_app), into
 # build-nolto/ (or $UPSWITCH_NOLTO_DIR). Without LTO GCC inlines and warns differently
 # (-Wmaybe-uninitialized, -Wnonnull), and a user who builds the library without LTO must not hit
-# errors CI never saw. About 6 min from scratch on CI's two cores; incremental after that.
+# errors CI never saw. Measured: 6 min 38 s from scratch with -j2 on two cores shared with other
+# builds (load average about 6); incremental after that (build-nolto/ is kept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${UPSWITCH_NOLTO_DIR:-build-nolto}
