@@ -69,7 +69,10 @@ void store_float(tl::RedType t, double v, uint8_t* p) {
 struct Checker {
   const top::TxnFabric& f;
   const CollectiveRun& r;
-  CheckResult res;
+  // The caller's result, by reference: a CheckResult member value-initialised with `{}` and
+  // copied out at return made GCC 12 (-O3, no LTO) warn that its std::string may be used
+  // uninitialised; the caller's named result is returned directly (NRVO) instead.
+  CheckResult& res;
   int e = tl::red_type_bytes(r.spec.type);
 
   const tl::SparseMemory& mem(int i) const {
@@ -213,7 +216,8 @@ void fill_inputs(top::TxnFabric& f, const CollectiveRun& r, uint64_t seed) {
 }
 
 CheckResult check_results(const top::TxnFabric& f, const CollectiveRun& r) {
-  Checker c{f, r, {}};
+  CheckResult res;
+  Checker c{f, r, res};
   const CollectiveSpec& s = r.spec;
   const int n = static_cast<int>(s.ranks.size());
   auto begin = [&](int k) { return chunk_begin(s.bytes, n, k, c.e); };
@@ -221,7 +225,7 @@ CheckResult check_results(const top::TxnFabric& f, const CollectiveRun& r) {
     std::vector<int> all(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) all[static_cast<size_t>(i)] = i;
     c.reduced(all, 0, s.bytes);
-    return c.res;
+    return res;
   }
   for (int i = 0; i < n; ++i) {
     switch (s.coll) {
@@ -243,7 +247,7 @@ CheckResult check_results(const top::TxnFabric& f, const CollectiveRun& r) {
       }
     }
   }
-  return c.res;
+  return res;
 }
 
 }  // namespace upswitch::coll

@@ -157,7 +157,10 @@ WorkloadResult run_workload(const config::Config& cfg) {
           coll::CollectiveSpec s;
           s.coll = coll::Collective::kAllToAll;
           s.algo = coll::Algorithm::kOneShot;
-          s.ranks = ranks;
+          // Copy-constructed, then moved in: copy-assigning into the fresh spec's empty vector
+          // made GCC 12 without LTO warn of a null memmove destination (-Wnonnull) on the
+          // zero-length path of vector::operator=.
+          s.ranks = std::vector<int>(ranks);
           s.type = tl::RedType::kU32;
           s.pair_bytes = k == 0 ? dispatch : combine;
           for (size_t i = 0; i < n; ++i) {
@@ -210,7 +213,7 @@ WorkloadResult run_workload(const config::Config& cfg) {
               coll::CollectiveSpec s;
               s.coll = ls.coll;
               s.algo = static_cast<coll::Algorithm>(p.algo);
-              s.ranks = ranks;
+              s.ranks = std::vector<int>(ranks);  // not copy-assigned: GCC 12 -Wnonnull, as above
               s.type = static_cast<tl::RedType>(p.dtype);
               s.op = tl::RedOp::kSum;
               s.bytes = ls.bytes;
