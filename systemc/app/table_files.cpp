@@ -34,10 +34,13 @@ void check_out_file(const std::string& path, const std::string& option) {
   std::error_code ec;
   if (path.empty()) throw config::ConfigError(option + " '': expected a file path");
   const fs::path p = fs::absolute(path, ec);
-  if (!ec && fs::is_directory(p, ec))
+  if (ec) throw config::ConfigError(option + " '" + path + "': not a usable path");
+  // A path that does not exist yet is the usual case: status errors on it are not failures.
+  std::error_code ignored;
+  if (fs::is_directory(p, ignored))
     throw config::ConfigError(option + " '" + path + "': is a directory; expected a file path");
   const fs::path dir = p.parent_path();
-  if (ec || !fs::is_directory(dir, ec) || access(dir.c_str(), W_OK | X_OK) != 0)
+  if (!fs::is_directory(dir, ignored) || access(dir.c_str(), W_OK | X_OK) != 0)
     throw config::ConfigError(option + " '" + path + "': its directory does not exist or is not writable");
   if (fs::exists(p, ec) && access(p.c_str(), W_OK) != 0)
     throw config::ConfigError(option + " '" + path + "': not writable");

@@ -96,11 +96,12 @@ void resolve_topology(Config& c) {
   try {
     c.topology = std::make_shared<const network::Topology>(network::build_topology(c.topo, link_defaults(c)));
   } catch (const network::TopologyError& e) {
-    const std::string m = e.what();
+    std::string m = e.what();
+    if (m.rfind("topology: ", 0) == 0) m = m.substr(10);
     // Checks after parsing (routes, deadlock) name the file too.
     if (c.topo.kind == network::TopologyKind::kFile && m.rfind("topology.file", 0) != 0)
       throw ConfigError("topology.file '" + c.topo.file + "': " + m);
-    throw ConfigError(m);
+    throw ConfigError(m.rfind("routing", 0) == 0 || m.rfind("topology", 0) == 0 ? m : "topology: " + m);
   }
   if (c.single_switch()) return;
   if (c.sw.queueing == core::Queueing::kFifo)

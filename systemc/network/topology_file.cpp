@@ -69,7 +69,8 @@ class FileParser {
     r.port = static_cast<int>(integer(YAML::Node(rest.substr(colon + 1)), where, 0, 65535));
     const auto& count = r.is_switch ? switches_ : endpoints_;
     if (r.id >= count)
-      fail(where, "unknown " + kind + " " + std::to_string(r.id) + " (" + kind + "s are 0 .. " + std::to_string(count - 1) + ")");
+      fail(where, "unknown " + kind + " " + std::to_string(r.id) + " (" + (r.is_switch ? "switches" : "endpoints") +
+                      " are 0 .. " + std::to_string(count - 1) + ")");
     return r;
   }
 

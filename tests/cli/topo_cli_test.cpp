@@ -1,0 +1,78 @@
+// `upswitch topo` and runs on many-switch topologies from the command line (issue 18): what the
+// rack presets print, the files they write, and one line with exit 2 for every topology error.
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+
+namespace upswitch_cli {
+namespace {
+
+const std::string kTopologies = std::string(UPSWITCH_SOURCE_DIR) + "/configs/topologies/";
+
+TEST(TopoCli, TheRackPresetsDescribeTheirNetworks) {
+  const fs::path dir = scratch("topo");
+  fs::create_directories(dir);
+  const Result r = run("topo --preset nvl72-rack --dot " + (dir / "rack.dot").string() + " --json " +
+                       (dir / "rack.json").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("18 switches, 72 endpoints, 1296 links"), std::string::npos) << r.out;
+  // 18 links of 49.0625 GB/s per GPU; 36 GPUs' links cut in the bisection.
+  EXPECT_NE(r.out.find("883.1 GB/s per direction"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(dir / "rack.json"));
+  EXPECT_DOUBLE_EQ(j["bisection_gbytes_per_s"].get<double>(), 36 * 18 * 49.0625);
+  EXPECT_EQ(j["diameter_switches"], 1);
+  const std::string dot = slurp(dir / "rack.dot");
+  EXPECT_EQ(dot.rfind("graph upswitch {", 0), 0u);
+  EXPECT_NE(dot.find("sw17 [shape=box"), std::string::npos);
+
+  const Result s = run("topo --preset superpod-256");
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_NE(s.out.find("144 switches, 256 endpoints"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("diameter   3 switches"), std::string::npos) << s.out;
+}
+
+TEST(TopoCli, TopologyErrorsAreOneLineAndExit2) {
+  const fs::path out = scratch("topo_bad") / "x.dot";
+  expect_bad_input("topo --set topology.kind=file --set topology.file=" + kTopologies + "ring4.yaml --dot " + out.string(),
+                   "routing can deadlock: sw0.p1 -> sw1.p1 -> sw2.p1 -> sw3.p1 -> sw0.p1", out);
+  expect_bad_input("topo --set topology.kind=planes --set topology.endpoints=73 --dot " + out.string(),
+                   "needs 73 ports per switch: expected at most switch.ports = 72", out);
+  expect_bad_input("topo --set topology.kind=file --dot " + out.string(), "topology.file is not set", out);
+  expect_bad_input("topo --set topology.kind=file --set topology.file=/nonexistent.yaml --dot " + out.string(),
+                   "/nonexistent.yaml", out);
+  expect_bad_input("topo --set topology.kind=two_tier --set topology.leaves=4 --set topology.endpoints_per_leaf=4 "
+                   "--set topology.spines=3 --set topology.uplinks_per_leaf=2 --dot " + out.string(),
+                   "expected a multiple of topology.spines = 3", out);
+  expect_bad_input("topo --set topology.kind=carousel --dot " + out.string(), "topology.kind", out);
+  const fs::path run_out = scratch("topo_bad_run");
+  expect_bad_input("run --preset nvl72-rack --set traffic.kind=transactions --out " + run_out.string(),
+                   "memory transactions run on topology.kind = single only", run_out);
+  expect_bad_input("run --preset ualink-pod --set switch.queueing=fifo --out " + run_out.string(),
+                   "a fifo input has one credit class", run_out);
+  expect_bad_input("run --preset tiny --set topology.kind=file --set topology.file=" + kTopologies +
+                       "ring4_dateline.yaml --out " + run_out.string(),
+                   "has dateline links: expected switch.queueing = vc", run_out);
+}
+
+TEST(TopoCli, ARunOnPlanesWritesTheNetworkFiles) {
+  const fs::path dir = scratch("topo_run");
+  const Result r = run("run --preset tiny --set topology.kind=planes --set topology.endpoints=8 --set topology.planes=3 "
+                       "--set traffic.rate=0.3 --quiet --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir / "summary.json"));
+  EXPECT_EQ(j["topology"]["kind"], "planes");
+  EXPECT_EQ(j["topology"]["switches"], 3);
+  EXPECT_EQ(j["switches"].size(), 3u);
+  EXPECT_DOUBLE_EQ(j["throughput"]["ports_per_endpoint"].get<double>(), 3.0);
+  // Per endpoint: three links' worth of the per-link throughput.
+  EXPECT_NEAR(j["throughput"]["accepted_gbytes_per_s_per_endpoint"].get<double>(),
+              3 * j["throughput"]["accepted_gbytes_per_s_per_port"].get<double>(), 1e-6);
+  const std::string links = slurp(dir / "links.csv");
+  EXPECT_EQ(std::count(links.begin(), links.end(), '\n'), 1 + 2 * 8 * 3);  // header + both directions of 24 links
+  EXPECT_NE(links.find("ep7.p2,sw2.p7,from_endpoint"), std::string::npos);
+  const std::string ports = slurp(dir / "ports.csv");
+  EXPECT_EQ(ports.rfind("port,endpoint,switch,switch_port,", 0), 0u);
+}
+
+}  // namespace
+}  // namespace upswitch_cli
