@@ -11,8 +11,13 @@ The `collectives` set runs a 72-rank 16 MiB all-reduce in the switch (NVLS-style
 with `upswitch coll` and reports wall time beside simulated time (results not checked, as in
 nccl-tests' -c 0; the tests check them).
 
+The `networks` set runs many-switch topologies (issue 18): the GB200 NVL72 rack (72 GPUs on 18
+switch planes) with uniform packets at half the link rate, the 128-accelerator UALink pod and
+the pod scaled to 1,024 accelerators on 4 planes of 1,024-port switches, and the 256-GPU
+two-tier SuperPOD (fewer cycles each: these are the largest runs).
+
 Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json]
-                        [--set standard|scaling|load|transactions|collectives|all]
+                        [--set standard|scaling|load|transactions|collectives|networks|all]
 """
 import argparse
 import json
@@ -53,6 +58,17 @@ def load():
     return [(f"ualink-x4-load{r}", [f"traffic.rate={r}"]) for r in (0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)]
 
 
+# Topologies: (name, overrides, measurement cycles). Memory transactions do not run on many
+# switches yet (doc/topology.md), so these are packets.
+NETWORKS = [
+    ("nvl72-rack-0.25", ["preset=nvl72-rack", "traffic.rate=0.25"], 8000),
+    ("ualink-pod-128x4-0.5", ["preset=ualink-pod", "traffic.rate=0.5"], 8000),
+    ("ualink-pod-1024x4-0.5", ["preset=ualink-pod", "topology.endpoints=1024", "switch.ports=1024",
+                               "traffic.rate=0.5"], 2000),
+    ("superpod-256-0.3", ["preset=superpod-256", "traffic.rate=0.3"], 4000),
+]
+
+
 def timed(name, args):
     """Runs `args`; returns (process wall seconds, peak RSS MiB); exits naming `name` if it fails."""
     t0 = time.monotonic()
@@ -72,7 +88,7 @@ def run_process(binary, name, sets, cycles, kernel):
         args = [binary, "run", "--quiet", "--out", out, "--kernel", kernel,
                 "--set", f"sim.warmup_cycles={cycles // 4}", "--set", f"sim.measure_cycles={cycles}"]
         for s in sets:
-            args += ["--set", s]
+            args += ["--preset", s[len("preset="):]] if s.startswith("preset=") else ["--set", s]
         wall, rss = timed(name, args)
         return json.load(open(os.path.join(out, "summary.json"))), wall, rss
 
@@ -129,6 +145,7 @@ def run_one(binary, name, sets, cycles, kernel):
     return {
         "scenario": name, "kernel": kernel, "overrides": sets,
         "ports": s["config"]["switch"]["ports"], "rate": s["config"]["traffic"]["rate"],
+        "switches": s.get("topology", {}).get("switches", 1), "endpoint_ports": s.get("topology", {}).get("endpoint_ports"),
         "simulated_cycles": s["sim"]["cycles"], "sim_wall_seconds": sim_wall, "process_wall_seconds": wall,
         "cycles_per_second": s["sim"]["cycles_per_second"],
         "flits_delivered_per_second": delivered / sim_wall if sim_wall > 0 else None,
@@ -141,7 +158,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/upswitch")
     ap.add_argument("--out", default="results/bench.json")
-    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "collectives", "all"])
+    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "collectives", "networks", "all"])
     ap.add_argument("--cycles", type=int, default=40000, help="measurement window per run")
     ap.add_argument("--kernel", default="systemc", choices=["systemc", "plain"])
     ap.add_argument("--markdown", action="store_true", help="also print a Markdown table")
@@ -160,6 +177,10 @@ def main():
     if a.which in ("transactions", "all"):
         print("[bench] transactions", file=sys.stderr)
         rows += run_transactions(a.bin, a.cycles, a.kernel)
+    if a.which in ("networks", "all"):
+        for name, sets, cycles in NETWORKS:
+            print(f"[bench] {name}", file=sys.stderr)
+            rows.append(run_one(a.bin, name, sets, cycles, a.kernel))
     if a.which in ("collectives", "all"):
         for name, algo in COLLECTIVES:
             print(f"[bench] {name}", file=sys.stderr)

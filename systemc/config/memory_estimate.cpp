@@ -32,33 +32,50 @@ std::string gib(double b) {
 }  // namespace
 
 std::vector<MemoryPart> fabric_memory(const Config& c) {
-  const double n = c.sw.ports, v = static_cast<double>(c.sw.lanes());
-  // Transactions: the reduction engine's units are crossbar ports too (one per port by default).
-  const double units = c.kind == Config::TrafficKind::kTransactions && c.accel.reduce.enable
-                           ? (c.accel.reduce.units ? c.accel.reduce.units : n)
-                           : 0;
-  const double x = n + units;  // crossbar ports
+  const double v = static_cast<double>(c.sw.lanes());
   std::vector<MemoryPart> parts;
   parts.push_back({"the process (code, libraries, SystemC)", 12.0 * 1024 * 1024});
   // Every link: a flit ring of latency + 1 entries and a credit ring of credit delay + 1, each way.
-  const double per_link = (c.link_latency_cycles + 1.0) * sizeof(core::Flit) +
-                          (c.credit_delay_cycles + 1.0) * sizeof(core::Credit) +
-                          (c.dl.enable ? c.dl.replay_window * (c.dl.flit_bytes / 64.0 + 1) * sizeof(core::Flit) : 0);
-  parts.push_back({"links (link.latency_cycles x ports)", 2 * x * per_link});
-  // The switch: input slots with their queue links, the routing and output pipelines, and the bit
-  // matrices of allocation (request, transposed request, held-by per VC: crossbar ports squared).
-  const double slots = x * c.sw.buffer_flits() * (sizeof(core::Flit) + 8.0);
-  const double pipes = x * (c.sw.routing_cycles + c.sw.output_pipeline_cycles() + 2.0) * sizeof(core::Flit);
-  const double bits = (2 + 2 * v) * x * x / 8.0;
-  // Queue heads and tails per input: one queue (fifo), one per VC (vc), one per output and VC (voq).
-  const double queues = c.sw.queueing == core::Queueing::kVoq ? x * v : c.sw.queueing == core::Queueing::kVc ? v : 1;
-  const double heads = x * queues * 3 * sizeof(int);
-  parts.push_back({"switch buffers, pipelines and allocation state (switch.ports^2 x VCs)", slots + pipes + bits + heads});
-  // Endpoints: per port a little state; transactions add tags, reorder state and receive buffers.
+  auto per_link = [&](double latency, double credit_delay) {
+    return (latency + 1.0) * sizeof(core::Flit) + (credit_delay + 1.0) * sizeof(core::Credit) +
+           (c.dl.enable ? c.dl.replay_window * (c.dl.flit_bytes / 64.0 + 1) * sizeof(core::Flit) : 0);
+  };
+  // The switches: input slots with their queue links, the routing and output pipelines, and the
+  // bit matrices of allocation (request, transposed request, held-by per VC: crossbar ports
+  // squared); queue heads and tails per input: one queue (fifo), one per VC (vc), one per output
+  // and VC (voq).
+  auto per_switch = [&](double x) {
+    const double slots = x * c.sw.buffer_flits() * (sizeof(core::Flit) + 8.0);
+    const double pipes = x * (c.sw.routing_cycles + c.sw.output_pipeline_cycles() + 2.0) * sizeof(core::Flit);
+    const double bits = (2 + 2 * v) * x * x / 8.0;
+    const double queues = c.sw.queueing == core::Queueing::kVoq ? x * v : c.sw.queueing == core::Queueing::kVc ? v : 1;
+    return slots + pipes + bits + x * queues * 3 * sizeof(int);
+  };
   const double per_port = c.kind == Config::TrafficKind::kTransactions
                               ? 4096.0 + c.accel.max_outstanding * 512.0 + c.endpoint_rx.vc_flits * v * 64.0
                               : 2048.0;
-  parts.push_back({"endpoints", n * per_port});
+  if (!c.topology || c.single_switch()) {
+    const double n = c.sw.ports;
+    // Transactions: the reduction engine's units are crossbar ports too (one per port by default).
+    const double units = c.kind == Config::TrafficKind::kTransactions && c.accel.reduce.enable
+                             ? (c.accel.reduce.units ? c.accel.reduce.units : n)
+                             : 0;
+    const double x = n + units;  // crossbar ports
+    parts.push_back({"links (link.latency_cycles x ports)", 2 * x * per_link(c.link_latency_cycles, c.credit_delay_cycles)});
+    parts.push_back({"switch buffers, pipelines and allocation state (switch.ports^2 x VCs)", per_switch(x)});
+    parts.push_back({"endpoints", n * per_port});
+    return parts;
+  }
+  // A network: every link at its own latency, every switch at its own port count.
+  const network::Topology& t = c.network();
+  double links = 0, switches = 0;
+  for (const network::LinkSpec& l : t.links) links += 2 * per_link(l.latency_cycles, l.credit_delay_cycles);
+  for (const network::SwitchSpec& s : t.switches) switches += per_switch(s.ports);
+  parts.push_back({"links (latency x links of the topology)", links});
+  parts.push_back({"switch buffers, pipelines and allocation state (ports^2 x VCs per switch)", switches});
+  parts.push_back({"endpoints", t.endpoint_ports() * per_port});
+  // The topology itself: route sets (switches x endpoints) and its lookups.
+  parts.push_back({"topology routes", static_cast<double>(t.route_ports.size()) * 2 + t.route_begin.size() * 4.0});
   return parts;
 }
 
