@@ -34,8 +34,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/upswitchConfigVersion.cma
 install(FILES ${PROJECT_BINARY_DIR}/upswitchConfig.cmake ${PROJECT_BINARY_DIR}/upswitchConfigVersion.cmake
         DESTINATION ${UPSWITCH_INSTALL_CMAKEDIR})
 
-# pkg-config: the static libraries in link order, then what they need (SystemC, yaml-cpp, fmt
-# for the static link; nlohmann_json and CLI11 are header-only). @ONLY-configured at install time
+# pkg-config: the static libraries in link order, then what they need (SystemC, yaml-cpp, fmt,
+# libpng for the static link; nlohmann_json and CLI11 are header-only). @ONLY-configured at install time
 # would lose a --prefix override, so the file uses ${pcfiledir} to find the prefix.
 if(CMAKE_INTERPROCEDURAL_OPTIMIZATION)
   set(UPSWITCH_PC_LTO_NOTE "# Built with LTO (GCC ${CMAKE_CXX_COMPILER_VERSION}): link with the same compiler, and -flto.")

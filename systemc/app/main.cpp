@@ -53,7 +53,7 @@ int sc_main(int argc, char* argv[]) {
   upswitch::app::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate one configuration and report latency and throughput");
   upswitch::app::add_config_options(run_cmd, run, "switch.ports=16", true);
-  run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv, links.csv and latency_hist.csv here");
+  run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv, links.csv, links.png and latency_hist.csv here");
   run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
   run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");
 

@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "app/link_heatmap.h"
 #include "app/progress.h"
 #include "app/resolve_config.h"
 #include "app/run_outcome.h"
@@ -20,6 +21,7 @@
 #include "sc/sc_run.h"
 #include "top/conservation.h"
 #include "top/fabric.h"
+#include "top/network_report.h"
 #include "top/report.h"
 #include "revision.h"
 #include "version.h"
@@ -80,6 +82,13 @@ void print_summary(const nlohmann::json& s, const top::Fabric& f) {
 }
 
 
+// links.png: the links' utilisation over the measurement window, one row per switch.
+std::string link_heatmap(const top::Fabric& f) {
+  const config::Config& c = f.config();
+  return link_heatmap_png(top::switch_port_utilisation(
+      f.network(), static_cast<double>(f.endpoints().result().window_cycles), c.flit_bytes * c.clock_ghz));
+}
+
 }  // namespace
 
 int run_command(const RunOptions& opt) {
@@ -130,6 +139,7 @@ int run_command(const RunOptions& opt) {
   if (!opt.out_dir.empty())
     if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::ports_csv(fabric)},
                                                        {"links.csv", top::links_csv(fabric)},
+                                                       {"links.png", link_heatmap(fabric)},
                                                        {"latency_hist.csv", top::latency_histogram_csv(fabric)},
                                                        {"summary.json", summary.dump(2) + "\n"}}))
       return st;

@@ -100,6 +100,23 @@ void register_switch_stats(stats::Registry& reg, const network::Network& net) {
   }
 }
 
+std::vector<std::vector<double>> switch_port_utilisation(const network::Network& net, double window_cycles,
+                                                         double flit_gbytes_per_s) {
+  const network::Topology& t = net.topology();
+  const double w = window_cycles > 0 ? window_cycles : 1;
+  std::vector<std::vector<double>> u(static_cast<size_t>(net.switches()));
+  for (int s = 0; s < net.switches(); ++s) {
+    const core::SwitchStats& st = net.sw(s).stats();
+    for (int q = 0; q < net.sw(s).ports(); ++q) {
+      const int l = t.switch_port_link[static_cast<size_t>(s)][static_cast<size_t>(q)];
+      const network::LinkSpec& ls = t.links[static_cast<size_t>(l)];
+      const double rate = ls.gbytes_per_s > 0 ? std::min(1.0, ls.gbytes_per_s / flit_gbytes_per_s) : 1.0;
+      u[static_cast<size_t>(s)].push_back(static_cast<double>(st.xbar_flits[static_cast<size_t>(q)]) / w / rate);
+    }
+  }
+  return u;
+}
+
 std::string links_csv(const network::Network& net, double window_cycles, double flit_gbytes_per_s,
                       const std::vector<uint64_t>& endpoint_port_injected) {
   const network::Topology& t = net.topology();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,11 @@ nlohmann::json switches_json(const network::Network& net, double window_cycles);
 nlohmann::json topology_json(const network::Network& net, double flit_gbytes_per_s);
 // Per-switch counters into the registry (switch.* on one switch, switchN.* in a network).
 void register_switch_stats(stats::Registry& reg, const network::Network& net);
+
+// Per switch and port: the utilisation of the link the port sends on (flits in the window over
+// what the link can carry), for the heat map.
+std::vector<std::vector<double>> switch_port_utilisation(const network::Network& net, double window_cycles,
+                                                         double flit_gbytes_per_s);
 
 // links.csv: one row per direction of every link. `injected` gives an endpoint port's flits sent
 // in the window (the switches count the rest).

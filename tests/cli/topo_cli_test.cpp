@@ -70,6 +70,16 @@ TEST(TopoCli, ARunOnPlanesWritesTheNetworkFiles) {
   const std::string links = slurp(dir / "links.csv");
   EXPECT_EQ(std::count(links.begin(), links.end(), '\n'), 1 + 2 * 8 * 3);  // header + both directions of 24 links
   EXPECT_NE(links.find("ep7.p2,sw2.p7,from_endpoint"), std::string::npos);
+  // links.png: 3 rows (switches) of 8 cells (ports), 16 px each, then a gap and the scale strip.
+  const std::string png = slurp(dir / "links.png");
+  ASSERT_GT(png.size(), 24u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  auto be32 = [&](size_t at) {
+    return (static_cast<uint32_t>(static_cast<uint8_t>(png[at])) << 24) | (static_cast<uint32_t>(static_cast<uint8_t>(png[at + 1])) << 16) |
+           (static_cast<uint32_t>(static_cast<uint8_t>(png[at + 2])) << 8) | static_cast<uint8_t>(png[at + 3]);
+  };
+  EXPECT_EQ(be32(16), 8u * 16);           // width
+  EXPECT_EQ(be32(20), 3u * 16 + 4 + 12);  // height
   const std::string ports = slurp(dir / "ports.csv");
   EXPECT_EQ(ports.rfind("port,endpoint,switch,switch_port,", 0), 0u);
 }
