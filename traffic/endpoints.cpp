@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/bits.h"
+
 namespace upswitch::traffic {
 
 TrafficEndpoints::TrafficEndpoints(const TrafficParams& traffic, const MeasureParams& measure,
@@ -165,10 +167,7 @@ int TrafficEndpoints::select_port(int e, const PacketDesc& d) {
     }
     case PortSelect::kRoundRobin: return first + static_cast<int>(st.rr++ % static_cast<uint32_t>(k));
     case PortSelect::kHash: {
-      uint64_t x = (static_cast<uint64_t>(e) << 16 | d.dst) + 0x9e3779b97f4a7c15ULL;  // splitmix64
-      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-      x ^= x >> 31;
+      const uint64_t x = core::mix64(static_cast<uint64_t>(e) << 16 | d.dst);
       return first + static_cast<int>(x % static_cast<uint64_t>(k));
     }
     case PortSelect::kLeastLoaded: break;

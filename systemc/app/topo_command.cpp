@@ -12,7 +12,6 @@
 #include "app/resolve_config.h"
 #include "app/table_files.h"
 #include "config/config.h"
-#include "network/network.h"
 #include "network/topology_metrics.h"
 #include "top/network_report.h"
 #include "top/report.h"
@@ -52,12 +51,7 @@ int topo_command(const TopoCliOptions& opt) {
   const network::Topology& t = cfg.network();
   const double flit_gbs = cfg.flit_bytes * cfg.clock_ghz;
   const network::TopologyMetrics m = network::measure_topology(t, flit_gbs);
-  nlohmann::json j;
-  {
-    // The summary is the one runs write; it needs the network's per-switch shapes only.
-    network::Network net(t, cfg.sw, cfg.endpoint_rx, flit_gbs);
-    j = top::topology_json(net, flit_gbs);
-  }
+  nlohmann::json j = top::topology_json(t, m);  // as runs write it in summary.json
   j["vc_classes"] = t.vc_classes;
   j["deadlock_free"] = true;  // build_topology refused the topology otherwise
   try {

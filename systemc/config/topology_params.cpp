@@ -10,10 +10,7 @@
 namespace upswitch::config {
 namespace {
 
-std::string kind_name(const Config& c) {
-  static const char* names[] = {"single", "planes", "two_tier", "file"};
-  return names[static_cast<int>(c.topo.kind)];
-}
+std::string kind_name(const Config& c) { return network::kind_name(c.topo.kind); }
 
 std::string param_text(const Config& c, const std::string& key) {
   const nlohmann::json v = find_param(key)->get(c);

@@ -9,6 +9,15 @@ namespace upswitch::core {
 
 inline int words_for(int bits) { return (bits + 63) / 64; }
 
+// A well-spread 64-bit hash of `x` (splitmix64's step and finaliser): flow hashes for multipath
+// and port selection.
+inline uint64_t mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 inline bool test_bit(const uint64_t* row, int b) { return (row[b >> 6] >> (b & 63)) & 1U; }
 inline void set_bit(uint64_t* row, int b) { row[b >> 6] |= uint64_t{1} << (b & 63); }
 inline void clear_bit(uint64_t* row, int b) { row[b >> 6] &= ~(uint64_t{1} << (b & 63)); }

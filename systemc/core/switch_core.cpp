@@ -127,11 +127,7 @@ int SwitchCore::choose_output(int input, const Flit& head) {
   if (k == 1) return route_ports_[b];
   switch (p_.path_choice) {
     case PathChoice::kHash: {
-      uint64_t x = (static_cast<uint64_t>(head.src) << 16 | head.dst) ^ p_.hash_salt;
-      x += 0x9e3779b97f4a7c15ULL;  // splitmix64 finaliser
-      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-      x ^= x >> 31;
+      const uint64_t x = mix64((static_cast<uint64_t>(head.src) << 16 | head.dst) ^ p_.hash_salt);
       return route_ports_[b + static_cast<uint32_t>(x % k)];
     }
     case PathChoice::kRoundRobin: {

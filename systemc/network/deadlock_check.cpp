@@ -36,12 +36,7 @@ std::string find_routing_cycle(const Topology& t) {
   if (C == 0) return "";
   std::vector<std::vector<int>> edges(C * static_cast<size_t>(K));
   // Per destination: walk from every switch an endpoint injects into, over (channel, class).
-  std::vector<char> entry(S, 0);
-  for (int e = 0; e < E; ++e)
-    for (int k = 0; k < t.endpoints[static_cast<size_t>(e)].ports; ++k) {
-      const PortRef p = t.peer(PortRef{false, e, k});
-      if (p.is_switch) entry[static_cast<size_t>(p.id)] = 1;
-    }
+  const std::vector<char> entry = t.entry_switches();
   std::vector<char> seen(C * static_cast<size_t>(K));
   std::vector<int> work;
   for (int d = 0; d < E; ++d) {

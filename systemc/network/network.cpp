@@ -15,16 +15,6 @@ core::DownstreamBuffer switch_input_buffer(const core::SwitchParams& sw) {
   return b;
 }
 
-namespace {
-
-double flits_per_cycle(double gbytes_per_s, double flit_gbytes_per_s) {
-  if (gbytes_per_s <= 0) return 1.0;
-  const double r = gbytes_per_s / flit_gbytes_per_s;
-  return r < 1.0 ? r : 1.0;
-}
-
-}  // namespace
-
 Network::Network(const Topology& topo, const core::SwitchParams& sw, const core::DownstreamBuffer& endpoint_rx,
                  double flit_gbytes_per_s, const Decorate& decorate)
     : topo_(topo), sw_(sw), endpoint_rx_(endpoint_rx) {
@@ -39,7 +29,7 @@ Network::Network(const Topology& topo, const core::SwitchParams& sw, const core:
     const LinkSpec& ls = topo_.links[l];
     const auto lat = static_cast<uint32_t>(ls.latency_cycles);
     const auto cred = static_cast<uint32_t>(ls.credit_delay_cycles);
-    const double rate = flits_per_cycle(ls.gbytes_per_s, flit_gbytes_per_s);
+    const double rate = ls.flits_per_cycle(flit_gbytes_per_s);
     wires_.push_back(std::make_unique<core::Link>(lat, cred, rate));
     wires_.push_back(std::make_unique<core::Link>(lat, cred, rate));
     core::Link* ab = wires_[2 * l].get();

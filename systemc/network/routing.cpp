@@ -128,13 +128,7 @@ void check_routes(const Topology& t) {
   const int E = t.num_endpoints();
   if (t.route_begin.size() != S * static_cast<size_t>(E) + 1)
     throw TopologyError("topology: routes are missing (expected one set per switch and endpoint)");
-  // Switches endpoints inject into.
-  std::vector<char> entry(S, 0);
-  for (int e = 0; e < E; ++e)
-    for (int k = 0; k < t.endpoints[static_cast<size_t>(e)].ports; ++k) {
-      const PortRef p = t.peer(PortRef{false, e, k});
-      if (p.is_switch) entry[static_cast<size_t>(p.id)] = 1;
-    }
+  const std::vector<char> entry = t.entry_switches();
   for (int d = 0; d < E; ++d) {
     // 0 = unseen, 1 = on the current path, 2 = leads to d on every branch.
     std::vector<char> state(S, 0);

@@ -45,6 +45,26 @@ void Topology::finish() {
                             " is not connected; every endpoint port needs a link");
 }
 
+const char* kind_name(TopologyKind kind) {
+  switch (kind) {
+    case TopologyKind::kSingle: return "single";
+    case TopologyKind::kPlanes: return "planes";
+    case TopologyKind::kTwoTier: return "two_tier";
+    case TopologyKind::kFile: return "file";
+  }
+  return "?";
+}
+
+std::vector<char> Topology::entry_switches() const {
+  std::vector<char> entry(switches.size(), 0);
+  for (int e = 0; e < num_endpoints(); ++e)
+    for (int k = 0; k < endpoints[static_cast<size_t>(e)].ports; ++k) {
+      const PortRef p = peer(PortRef{false, e, k});
+      if (p.is_switch) entry[static_cast<size_t>(p.id)] = 1;
+    }
+  return entry;
+}
+
 PortRef Topology::peer(const PortRef& end) const {
   const int l = end.is_switch ? switch_port_link[static_cast<size_t>(end.id)][static_cast<size_t>(end.port)]
                               : endpoint_port_link[static_cast<size_t>(end.id)][static_cast<size_t>(end.port)];

@@ -38,6 +38,16 @@ struct LinkSpec {
   // of its path (Topology::vc_classes = 2), which breaks the cycle of a ring.
   bool dateline = false;
   bool inter_switch() const { return a.is_switch && b.is_switch; }
+  // Flits per core cycle the link carries, and its rate in GB/s, given the rate of one flit per
+  // cycle (flit bytes x clock): a rate of 0 or above it means one flit per cycle.
+  double flits_per_cycle(double flit_gbytes_per_s) const {
+    if (gbytes_per_s <= 0) return 1.0;
+    const double r = gbytes_per_s / flit_gbytes_per_s;
+    return r < 1.0 ? r : 1.0;
+  }
+  double rate_gbytes_per_s(double flit_gbytes_per_s) const {
+    return gbytes_per_s > 0 && gbytes_per_s < flit_gbytes_per_s ? gbytes_per_s : flit_gbytes_per_s;
+  }
 };
 
 struct SwitchSpec {
@@ -82,6 +92,9 @@ struct Topology {
   int endpoint_first_port(int e) const { return endpoint_first[static_cast<size_t>(e)]; }
   std::vector<int> endpoint_first;  // filled by finish(): prefix sums of endpoint ports (size E + 1)
 
+  // The switches endpoints send into (1 per switch with an endpoint link), after finish().
+  std::vector<char> entry_switches() const;
+
   // Builds the lookups; throws TopologyError when a link names an unknown switch, endpoint or
   // port, joins two endpoints, or uses a port twice, or an endpoint port has no link.
   void finish();
@@ -89,6 +102,9 @@ struct Topology {
  private:
   size_t idx(int s, int d) const { return static_cast<size_t>(s) * endpoints.size() + static_cast<size_t>(d); }
 };
+
+// "single", "planes", "two_tier" or "file", as topology.kind spells it.
+const char* kind_name(TopologyKind kind);
 
 // The topology of a configuration: single, planes and two_tier from the keys, file from
 // params.file_text. Routes computed and every check done; throws TopologyError.

@@ -71,10 +71,6 @@ class MaxFlow {
   std::vector<size_t> it_;
 };
 
-double rate(const LinkSpec& l, double flit_gbytes_per_s) {
-  return l.gbytes_per_s > 0 ? std::min(l.gbytes_per_s, flit_gbytes_per_s) : flit_gbytes_per_s;
-}
-
 }  // namespace
 
 TopologyMetrics measure_topology(const Topology& t, double flit_gbytes_per_s) {
@@ -85,14 +81,14 @@ TopologyMetrics measure_topology(const Topology& t, double flit_gbytes_per_s) {
   for (const LinkSpec& l : t.links) m.inter_switch_links += l.inter_switch() ? 1 : 0;
   if (m.endpoints == 0) return m;
   for (int k = 0; k < t.endpoints[0].ports; ++k)
-    m.endpoint_gbytes_per_s += rate(t.links[static_cast<size_t>(t.endpoint_port_link[0][static_cast<size_t>(k)])], flit_gbytes_per_s);
+    m.endpoint_gbytes_per_s += t.links[static_cast<size_t>(t.endpoint_port_link[0][static_cast<size_t>(k)])].rate_gbytes_per_s(flit_gbytes_per_s);
 
   // Bisection: nodes = switches, endpoints, source, sink; each link both ways at its rate.
   const int S = m.switches, E = m.endpoints, src = S + E, sink = S + E + 1;
   MaxFlow mf(S + E + 2);
   auto node = [&](const PortRef& r) { return r.is_switch ? r.id : S + r.id; };
   for (const LinkSpec& l : t.links) {
-    const double c = rate(l, flit_gbytes_per_s);
+    const double c = l.rate_gbytes_per_s(flit_gbytes_per_s);
     mf.add(node(l.a), node(l.b), c);
     mf.add(node(l.b), node(l.a), c);
   }
@@ -107,6 +103,7 @@ TopologyMetrics measure_topology(const Topology& t, double flit_gbytes_per_s) {
 
   // Diameter over the routes: the longest path (in switches) from an injection switch to an endpoint.
   int diameter = 0;
+  const std::vector<char> entry = t.entry_switches();
   for (int d = 0; d < E; ++d) {
     std::vector<int> depth(static_cast<size_t>(S), -1);  // switches from here to d, memoised
     std::vector<char> busy(static_cast<size_t>(S), 0);
@@ -123,11 +120,8 @@ TopologyMetrics measure_topology(const Topology& t, double flit_gbytes_per_s) {
       busy[static_cast<size_t>(s)] = 0;
       return r = best;
     };
-    for (int e = 0; e < E; ++e)
-      for (int k = 0; k < t.endpoints[static_cast<size_t>(e)].ports; ++k) {
-        const PortRef p = t.peer(PortRef{false, e, k});
-        if (p.is_switch) diameter = std::max(diameter, walk(walk, p.id));
-      }
+    for (int s = 0; s < S; ++s)
+      if (entry[static_cast<size_t>(s)]) diameter = std::max(diameter, walk(walk, s));
   }
   m.diameter = diameter;
   return m;

@@ -37,16 +37,6 @@ struct SwitchFigures {
   }
 };
 
-const char* kind_name(network::TopologyKind k) {
-  switch (k) {
-    case network::TopologyKind::kSingle: return "single";
-    case network::TopologyKind::kPlanes: return "planes";
-    case network::TopologyKind::kTwoTier: return "two_tier";
-    case network::TopologyKind::kFile: return "file";
-  }
-  return "?";
-}
-
 }  // namespace
 
 nlohmann::json network_switch_json(const network::Network& net, double window_cycles) {
@@ -72,10 +62,12 @@ nlohmann::json switches_json(const network::Network& net, double window_cycles) 
   return a;
 }
 
-nlohmann::json topology_json(const network::Network& net, double flit_gbytes_per_s) {
-  const network::Topology& t = net.topology();
-  const network::TopologyMetrics m = network::measure_topology(t, flit_gbytes_per_s);
-  return {{"kind", kind_name(t.kind)},
+nlohmann::json topology_json(const network::Topology& t, double flit_gbytes_per_s) {
+  return topology_json(t, network::measure_topology(t, flit_gbytes_per_s));
+}
+
+nlohmann::json topology_json(const network::Topology& t, const network::TopologyMetrics& m) {
+  return {{"kind", network::kind_name(t.kind)},
           {"name", t.name},
           {"switches", m.switches},
           {"endpoints", m.endpoints},
@@ -110,8 +102,8 @@ std::vector<std::vector<double>> switch_port_utilisation(const network::Network&
     for (int q = 0; q < net.sw(s).ports(); ++q) {
       const int l = t.switch_port_link[static_cast<size_t>(s)][static_cast<size_t>(q)];
       const network::LinkSpec& ls = t.links[static_cast<size_t>(l)];
-      const double rate = ls.gbytes_per_s > 0 ? std::min(1.0, ls.gbytes_per_s / flit_gbytes_per_s) : 1.0;
-      u[static_cast<size_t>(s)].push_back(static_cast<double>(st.xbar_flits[static_cast<size_t>(q)]) / w / rate);
+      u[static_cast<size_t>(s)].push_back(static_cast<double>(st.xbar_flits[static_cast<size_t>(q)]) / w /
+                                          ls.flits_per_cycle(flit_gbytes_per_s));
     }
   }
   return u;
@@ -127,7 +119,7 @@ std::string links_csv(const network::Network& net, double window_cycles, double 
   const double w = window_cycles > 0 ? window_cycles : 1;
   for (const network::Network::Channel& c : net.channels()) {
     const network::LinkSpec& ls = t.links[static_cast<size_t>(c.link)];
-    const double rate = ls.gbytes_per_s > 0 ? std::min(ls.gbytes_per_s, flit_gbytes_per_s) : flit_gbytes_per_s;
+    const double rate = ls.rate_gbytes_per_s(flit_gbytes_per_s);
     uint64_t flits = 0;
     std::string stalls, peak;
     if (c.from.is_switch) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "network/network.h"
+#include "network/topology_metrics.h"
 #include "stats/registry.h"
 
 namespace upswitch::top {
@@ -22,7 +23,9 @@ nlohmann::json network_switch_json(const network::Network& net, double window_cy
 // One entry per switch: id, plane, level, ports and the same figures.
 nlohmann::json switches_json(const network::Network& net, double window_cycles);
 // kind, switches, endpoints, links, endpoint ports, per-endpoint bandwidth and bisection.
-nlohmann::json topology_json(const network::Network& net, double flit_gbytes_per_s);
+nlohmann::json topology_json(const network::Topology& t, double flit_gbytes_per_s);
+// The same from metrics already measured (network/topology_metrics.h).
+nlohmann::json topology_json(const network::Topology& t, const network::TopologyMetrics& m);
 // Per-switch counters into the registry (switch.* on one switch, switchN.* in a network).
 void register_switch_stats(stats::Registry& reg, const network::Network& net);
 

@@ -102,7 +102,7 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   j["saturation"] = saturation_json(r.saturation);
   j["switch"] = network_switch_json(net, window);
   j["switches"] = switches_json(net, window);
-  j["topology"] = topology_json(net, gbps_per_flit_per_cycle);
+  j["topology"] = topology_json(net.topology(), gbps_per_flit_per_cycle);
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
   j["sim"] = {{"cycles", r.end_cycle},
