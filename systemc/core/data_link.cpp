@@ -28,7 +28,7 @@ DataLink::DataLink(const DlParams& p, const LinkFaults& faults, int tl_flit_byte
   const double q = faults_.flit_error_rate >= 0 ? faults_.flit_error_rate : p_.start_probability();
   if (q > 0) {
     errors_ = true;
-    log_q_ = traffic::Rng::log_q(q);
+    log_q_ = Rng::log_q(q);
     err_slot_ = rng_.geometric_log(log_q_);
   }
 }

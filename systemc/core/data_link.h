@@ -26,7 +26,7 @@
 #include "core/dl_params.h"
 #include "core/flit.h"
 #include "core/grow_ring.h"
-#include "traffic/rng.h"
+#include "core/rng.h"
 
 namespace upswitch::core {
 
@@ -125,7 +125,7 @@ class DataLink {
   bool retrain_pending_ = false; // a down interval ended: resend everything unacknowledged
 
   // Errors: bursts start at slots err_slot_, err_slot_ + burst + gap, ... (traffic-independent).
-  traffic::Rng rng_;
+  Rng rng_;
   double log_q_ = 0;
   bool errors_ = false;
   uint64_t err_slot_ = 0;
