@@ -4,17 +4,25 @@
 
 namespace upswitch::cosim {
 
-ModelSwitch::ModelSwitch(const core::SwitchParams& params, const core::DownstreamBuffer& downstream)
-    : core_(params, downstream) {
-  for (int p = 0; p < core_.ports(); ++p) {
-    in_.push_back(std::make_unique<core::Link>(0, 0));
-    out_.push_back(std::make_unique<core::Link>(0, 0));
-    core_.connect(p, in_.back().get(), out_.back().get());
-  }
+namespace {
+
+// One switch of params.ports ports, one endpoint per port, on links of no latency at one flit
+// per cycle (the tap links).
+network::Topology tap_topology(int ports) {
+  network::TopologyParams t;
+  t.kind = network::TopologyKind::kSingle;
+  network::LinkDefaults d;
+  d.switch_radix = ports;
+  return network::build_topology(t, d);
 }
 
+}  // namespace
+
+ModelSwitch::ModelSwitch(const core::SwitchParams& params, const core::DownstreamBuffer& downstream)
+    : net_(tap_topology(params.ports), params, downstream, 1.0) {}
+
 void ModelSwitch::cycle(uint64_t t, const PortWords* in, PortWords* out) {
-  const int n = core_.ports();
+  const int n = ports();
   for (int p = 0; p < n; ++p) {
     const FlitWord w = unpack_flit(in[p].flit);
     if (w.valid) {
@@ -24,16 +32,16 @@ void ModelSwitch::cycle(uint64_t t, const PortWords* in, PortWords* out) {
       f.vc = w.vc;
       f.flags = static_cast<uint8_t>((w.head ? core::Flit::kHead : 0) | (w.tail ? core::Flit::kTail : 0));
       f.set_shared_credit(w.shared);
-      in_[p]->send_flit(t, f);
+      net_.uplink(p).send_flit(t, f);
     }
     const CreditWord c = unpack_credit(in[p].credit);
-    if (c.valid) out_[p]->send_credit(t, core::Credit{c.vc, c.shared});
+    if (c.valid) net_.downlink(p).send_credit(t, core::Credit{c.vc, c.shared});
   }
-  core_.tick(t);
+  net_.tick(t);
   for (int p = 0; p < n; ++p) {
     out[p] = PortWords{};
     core::Flit f;
-    if (out_[p]->receive_flit(t, f)) {
+    if (net_.downlink(p).receive_flit(t, f)) {
       FlitWord w;
       w.valid = true;
       w.head = f.head();
@@ -45,7 +53,7 @@ void ModelSwitch::cycle(uint64_t t, const PortWords* in, PortWords* out) {
       out[p].flit = pack(w);
     }
     core::Credit c;
-    if (in_[p]->receive_credit(t, c)) out[p].credit = pack(CreditWord{true, c.shared, c.vc});
+    if (net_.uplink(p).receive_credit(t, c)) out[p].credit = pack(CreditWord{true, c.shared, c.vc});
   }
 }
 
