@@ -27,20 +27,14 @@ void run_systemc(top::Fabric& fabric, const std::atomic<bool>* stop_flag, std::f
 
   // One process per switch chip and one for all endpoints, never one per port or flit.
   network::Network& net = fabric.network();
-  std::vector<std::unique_ptr<SwitchModule>> switches;
-  for (int s = 0; s < net.switches(); ++s) {
-    const std::string name = net.switches() == 1 ? "switch" : "switch" + std::to_string(s);
-    switches.push_back(std::make_unique<SwitchModule>(name.c_str(), period, net.sw(s)));
-    for (int q = 0; q < net.sw(s).ports(); ++q) switches.back()->bind(q, net.switch_input(s, q), net.switch_output(s, q));
-  }
+  SwitchModules switches(net, period);
   EndpointsModule eps("endpoints", period, fabric.endpoints(), stop_flag, std::move(on_cycle));
   for (int p = 0; p < fabric.endpoint_ports(); ++p) eps.bind(p, fabric.uplink(p), fabric.downlink(p));
   std::unique_ptr<ConservationChecker> checker;
   if (fabric.config().check_interval_cycles)
     checker = std::make_unique<ConservationChecker>("checker", period, fabric.config().check_interval_cycles, fabric);
   sc_core::sc_start();
-  for (const auto& sw : switches)
-    if (sw->failure()) std::rethrow_exception(sw->failure());
+  if (switches.failure()) std::rethrow_exception(switches.failure());
   if (eps.failure()) std::rethrow_exception(eps.failure());
   if (checker && checker->failure()) std::rethrow_exception(checker->failure());
 }

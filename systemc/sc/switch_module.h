@@ -3,7 +3,12 @@
 // arrives at the switch (flits on input links, credits on output links).
 #pragma once
 
+#include <exception>
+#include <memory>
+#include <vector>
+
 #include "core/switch_core.h"
+#include "network/network.h"
 #include "sc/cycle_process.h"
 
 namespace upswitch::sc {
@@ -19,6 +24,18 @@ class SwitchModule : public CycleProcess {
 
  private:
   core::SwitchCore& core_;
+};
+
+// One SwitchModule per switch of a network, each bound to its ports' links ("switch" on one
+// switch, "switch0", "switch1", ... in a network).
+class SwitchModules {
+ public:
+  SwitchModules(network::Network& net, sc_core::sc_time period);
+  // The first exception raised inside any switch's cycle, or null.
+  std::exception_ptr failure() const;
+
+ private:
+  std::vector<std::unique_ptr<SwitchModule>> switches_;
 };
 
 }  // namespace upswitch::sc

@@ -52,12 +52,9 @@ class TxnChecker : public sc_core::sc_module {
 
 void run_systemc(top::TxnFabric& fabric, const std::atomic<bool>* stop_flag, std::function<void(uint64_t)> on_cycle) {
   const sc_core::sc_time period = cycle_period(fabric.config().clock_ghz);
-  SwitchModule sw("switch", period, fabric.sw());
+  SwitchModules sw(fabric.network(), period);
   TxnEndpointsModule eps("endpoints", period, fabric.endpoints(), /*synthetic=*/true, stop_flag, std::move(on_cycle));
-  for (int p = 0; p < fabric.sw().ports(); ++p) {
-    sw.bind(p, fabric.uplink(p), fabric.downlink(p));
-    eps.bind(p, fabric.uplink(p), fabric.downlink(p));
-  }
+  for (int p = 0; p < fabric.network().endpoint_ports(); ++p) eps.bind(p, fabric.uplink(p), fabric.downlink(p));
   std::unique_ptr<TxnChecker> checker;
   if (fabric.config().check_interval_cycles)
     checker = std::make_unique<TxnChecker>("checker", period, fabric.config().check_interval_cycles, fabric);

@@ -29,13 +29,11 @@ TxnSystem::TxnSystem(const sc_core::sc_module_name& name, top::TxnFabric& fabric
     : sc_core::sc_module(name),
       fabric_(fabric),
       period_(cycle_period(fabric.config().clock_ghz)),
-      sw_("switch", period_, fabric.sw()),
+      sw_(fabric.network(), period_),
       eps_("endpoints", period_, fabric.endpoints(), /*synthetic=*/false, stop_flag),
       sockets_("accelerators", period_, eps_) {
-  for (int p = 0; p < fabric.sw().ports(); ++p) {  // accelerators, then the reduction engine's units
-    sw_.bind(p, fabric.uplink(p), fabric.downlink(p));
+  for (int p = 0; p < fabric.network().endpoint_ports(); ++p)  // accelerators' ports, then the engine's units
     eps_.bind(p, fabric.uplink(p), fabric.downlink(p));
-  }
 }
 
 void TxnSystem::rethrow_failure() const {

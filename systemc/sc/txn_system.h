@@ -1,4 +1,4 @@
-// Elaboration of a transaction fabric for a user's sc_main: the SwitchModule, the
+// Elaboration of a transaction fabric for a user's sc_main: a SwitchModule per switch, the
 // TxnEndpointsModule (external transfers) and the AcceleratorSockets around a TxnFabric built with
 // synthetic = false. Construct it in sc_main, bind initiators to socket(e), then sc_start():
 //
@@ -49,7 +49,7 @@ class TxnSystem : public sc_core::sc_module {
  private:
   top::TxnFabric& fabric_;
   sc_core::sc_time period_;
-  SwitchModule sw_;
+  SwitchModules sw_;
   TxnEndpointsModule eps_;
   AcceleratorSockets sockets_;
 };
