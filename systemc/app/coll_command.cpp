@@ -136,6 +136,7 @@ int coll_command(const CollCliOptions& opt) {
     ro.sets = opt.sets;
     ro.sets.push_back("traffic.kind=transactions");  // collectives are transactions
     cfg = resolve_config(ro);
+    require_single_switch(cfg, "coll");
     topt = coll_table_options(opt);
     if (topt.algos.empty() && !cfg.accel.reduce.enable)  // "all" means all this switch can run
       topt.algos = {coll::Algorithm::kRing, coll::Algorithm::kOneShot};

@@ -7,10 +7,12 @@
 
 #include <fmt/core.h>
 
+#include "app/link_heatmap.h"
 #include "app/progress.h"
 #include "app/run_outcome.h"
 #include "app/table_files.h"
 #include "sc/txn_sc_run.h"
+#include "top/network_report.h"
 #include "top/txn_fabric.h"
 #include "top/txn_report.h"
 #include "revision.h"
@@ -25,9 +27,12 @@ std::string num_or_dash(const nlohmann::json& v, const char* fmtspec) {
 
 void print_txn_summary(const nlohmann::json& s, const top::TxnFabric& f) {
   const config::Config& c = f.config();
-  fmt::print("upswitch {}: preset {}, {} ports, {} VCs per class, transactions {} at load {:.3f}, seed {}\n",
-             UPSWITCH_VERSION, s["preset"].get<std::string>(), c.sw.ports, c.sw.vcs, c.txn_mix_text, c.txn.load,
-             c.measure.seed);
+  const std::string where = c.single_switch()
+                                ? std::to_string(c.sw.ports) + " ports"
+                                : fmt::format("{} endpoints on {} switches ({} endpoint ports)", c.endpoints(),
+                                              f.network().switches(), f.network().endpoint_ports());
+  fmt::print("upswitch {}: preset {}, {}, {} VCs per class, transactions {} at load {:.3f}, seed {}\n", UPSWITCH_VERSION,
+             s["preset"].get<std::string>(), where, c.sw.vcs, c.txn_mix_text, c.txn.load, c.measure.seed);
   const auto& th = s["throughput"];
   fmt::print("  throughput       offered {:.1f}  completed {:.1f} GB/s per port payload (link {:.1f} GB/s)\n",
              th["offered_gbytes_per_s_per_port"].get<double>(), th["completed_gbytes_per_s_per_port"].get<double>(),
@@ -80,6 +85,11 @@ int run_transactions(const RunOptions& opt, const config::Config& cfg, const std
   if (!opt.quiet) print_txn_summary(summary, fabric);
   if (!opt.out_dir.empty())
     if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::txn_ports_csv(fabric)},
+                                                       {"links.csv", top::txn_links_csv(fabric)},
+                                                       {"links.png", link_heatmap_png(top::switch_port_utilisation(
+                                                                         fabric.network(),
+                                                                         static_cast<double>(fabric.endpoints().result().window_cycles),
+                                                                         cfg.flit_bytes * cfg.clock_ghz))},
                                                        {"latency_hist.csv", top::txn_latency_histogram_csv(fabric)},
                                                        {"summary.json", summary.dump(2) + "\n"}}))
       return st;

@@ -146,11 +146,13 @@ std::vector<ParamSpec> build_table() {
   // --- accelerator endpoints (traffic.kind = transactions)
   t.push_back(int_param("accel.max_outstanding", [](Config& c) -> int& { return c.accel.max_outstanding; }, 512, 1,
                         2048, "tags",
-                        "Requests an initiator may have outstanding (free tags); the 11-bit UALink tag allows 2048 "
-                        "(tag width unconfirmed, facts 1.3)."));
+                        "Requests an initiator may have outstanding (free tags), per endpoint port: an accelerator "
+                        "with a port on each of k planes has k times as many; the 11-bit UALink tag allows 2048 "
+                        "per port (tag width unconfirmed, facts 1.3)."));
   t.push_back(int_param("accel.issue_interval_cycles",
                         [](Config& c) -> int& { return c.accel.issue_interval_cycles; }, 1, 1, 1024, "cycles",
-                        "An initiator issues at most one request per this many cycles."));
+                        "An initiator issues at most one request per this many cycles per endpoint port (with k "
+                        "ports, k per interval)."));
   t.push_back(int_param("accel.mem_latency_cycles", [](Config& c) -> int& { return c.accel.mem_latency_cycles; },
                         192, 0, 100000, "cycles",
                         "Completer memory access latency: 192 cycles = 120 ns at 1.6 GHz, an HBM access "
@@ -160,8 +162,9 @@ std::vector<ParamSpec> build_table() {
                         "Completer memory bandwidth: 2048 B x 1.6 GHz = 3.28 TB/s, H100 HBM3 class (3.35 TB/s)."));
   t.push_back(int_param("accel.completer_queue", [](Config& c) -> int& { return c.accel.completer_queue; }, 64, 1,
                         4096, "requests",
-                        "Requests a completer has admitted and not yet answered; while it is full, request packets "
-                        "wait in the endpoint's receive buffer and hold its credits (backpressure)."));
+                        "Requests a completer has admitted and not yet answered, per endpoint port (k ports: k "
+                        "times as many); while it is full, request packets wait in the endpoint's receive buffer "
+                        "and hold its credits (backpressure)."));
   t.push_back(int_param("accel.window_base", [](Config& c) -> uint64_t& { return c.accel.window_base; }, 0, 0,
                         (int64_t{1} << 57) - 4096, "bytes",
                         "Start of accelerator 0's address window; accelerator e owns [base + e x window_bytes, "
@@ -229,7 +232,7 @@ std::vector<ParamSpec> build_table() {
                           "Payload bytes each port offers, as a fraction of its link's byte rate (switch.flit_bytes "
                           "x link flits per cycle); a transfer's payload is its txn.sizes size, an atomic's its "
                           "txn.atomic_bytes element; transfers arrive as a Bernoulli process of at most one per "
-                          "cycle."));
+                          "cycle per endpoint port, queued at the port's accelerator."));
   t.push_back(text_param("txn.mix", [](Config& c) -> std::string& { return c.txn_mix_text; }, "read:1,write:1",
                          "OP:WEIGHT,... (OP read, write, writefull, atomic_r, atomic_nr, reduce; WEIGHT > 0)",
                          "Operation mix of the synthetic transfers; writefull needs every txn.sizes entry to be a "

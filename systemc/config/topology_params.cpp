@@ -3,6 +3,8 @@
 // building of the network they describe.
 #include "config/topology_params.h"
 
+#include <algorithm>
+
 #include "config/input_file.h"
 #include "config/param_builders.h"
 #include "config/value_parse.h"
@@ -108,10 +110,36 @@ void resolve_topology(Config& c) {
     throw ConfigError("topology.file '" + c.topo.file + "' has dateline links: expected switch.queueing = vc and an even "
                       "switch.vcs >= 2 (the VCs split into two classes), got " + param_text(c, "switch.queueing") +
                       " with switch.vcs = " + std::to_string(c.sw.vcs));
-  if (c.kind == Config::TrafficKind::kTransactions)
-    throw ConfigError("traffic.kind = transactions with topology.kind = " + kind_name(c) +
-                      ": memory transactions run on topology.kind = single only in this version (issue 18, "
-                      "doc/topology.md); expected traffic.kind = packets");
+  if (c.kind == Config::TrafficKind::kTransactions) {
+    // doc/topology.md "Transactions on a network": a response returns on the port its request
+    // arrived on; ordering holds per path, so strict ordering needs one path per pair.
+    // The ordering rules (doc/transactions.md) keep one (source, destination, 256 B region) in
+    // order end to end: one port per region at the initiator and one path per flow in the switches.
+    if (c.topo.multipath != network::Multipath::kHash)
+      throw ConfigError("routing.multipath = " + param_text(c, "routing.multipath") +
+                        " with traffic.kind = transactions: requests of one source, destination and region could "
+                        "take different paths and overtake each other (doc/transactions.md ordering rules); "
+                        "expected hash");
+    if (c.port_select != 0 && c.port_select != 2)
+      throw ConfigError("endpoint.port_select = " + param_text(c, "endpoint.port_select") +
+                        " with traffic.kind = transactions: requests to one 256 B region could leave on different "
+                        "ports and overtake each other (doc/transactions.md ordering rules); expected address or hash");
+    if (c.interleave_bytes < 256)
+      throw ConfigError("endpoint.interleave_bytes = " + std::to_string(c.interleave_bytes) +
+                        " with traffic.kind = transactions: expected at least 256, so that a request's 256 B region "
+                        "stays on one port (doc/transactions.md ordering rules)");
+    int widest = 0;
+    for (int e = 0; e < c.topology->num_endpoints(); ++e)
+      widest = std::max(widest, c.topology->endpoint_first_port(e + 1) - c.topology->endpoint_first_port(e));
+    if (widest > 255)
+      throw ConfigError("topology: an endpoint has " + std::to_string(widest) +
+                        " ports; with traffic.kind = transactions expected at most 255");
+    if (static_cast<int64_t>(widest) * c.accel.max_outstanding > 65536)
+      throw ConfigError("accel.max_outstanding = " + std::to_string(c.accel.max_outstanding) + " with " +
+                        std::to_string(widest) + " ports per endpoint: the tags of an endpoint (" +
+                        std::to_string(static_cast<int64_t>(widest) * c.accel.max_outstanding) +
+                        ") exceed the 16-bit tag space; expected at most " + std::to_string(65536 / widest));
+  }
   if (!c.sw.routing_table.empty())
     throw ConfigError("switch.routing_table with topology.kind = " + kind_name(c) +
                       ": routes come from the topology; expected none");

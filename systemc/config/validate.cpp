@@ -122,10 +122,11 @@ void validate_transactions(Config& c) {
     fail("accel.window_base = " + std::to_string(ap.window_base) + ": expected a multiple of 4096");
   constexpr uint64_t kAddressSpace = uint64_t{1} << 57;
   // window_base < 2^57, ports <= 1024 and window_bytes <= 2^50: the sum fits 64 bits.
-  const uint64_t end = ap.window_base + static_cast<uint64_t>(c.sw.ports) * ap.window_bytes;
+  const int endpoints = c.endpoints();
+  const uint64_t end = ap.window_base + static_cast<uint64_t>(endpoints) * ap.window_bytes;
   if (end > kAddressSpace)
-    fail("accel.window_base + switch.ports x accel.window_bytes = " + std::to_string(ap.window_base) + " + " +
-         std::to_string(c.sw.ports) + " x " + std::to_string(ap.window_bytes) + " = " + std::to_string(end) +
+    fail(std::string("accel.window_base + ") + (c.single_switch() ? "switch.ports" : "endpoints") +
+         " x accel.window_bytes = " + std::to_string(ap.window_base) + " + " + std::to_string(endpoints) + " x " + std::to_string(ap.window_bytes) + " = " + std::to_string(end) +
          ": expected at most 2^57 = " + std::to_string(kAddressSpace) + " (the 57-bit physical address space)");
   // The multicast windows follow the accelerators' (groups <= 1024: still within 64 bits).
   const uint64_t mc_end = end + static_cast<uint64_t>(ap.reduce.groups) * ap.window_bytes;

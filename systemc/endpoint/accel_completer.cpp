@@ -15,14 +15,15 @@ namespace upswitch::endpoint {
 // requests, which is how a busy completer back-pressures the fabric.
 void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   Port& port = ports_[p];
+  const int e = port.owner;
   const int lane = f.vc;
   auto fail = [&](const char* what) {
     throw TxnIntegrityError(std::string("transaction packet integrity: ") + what + " (packet " +
                             std::to_string(f.packet_id) + " from " + std::to_string(f.src) + " at endpoint " +
-                            std::to_string(p) + " lane " + std::to_string(lane) + ", cycle " + std::to_string(t) + ")");
+                            std::to_string(e) + " port " + std::to_string(p) + " lane " + std::to_string(lane) + ", cycle " + std::to_string(t) + ")");
   };
   if (lane >= 2 * v_) fail("lane out of range");
-  if (route_[f.dst] != p) fail("flit delivered to the wrong port");
+  if (f.dst != e) fail("flit delivered to the wrong endpoint");
   if (f.payload >= bundles_.size()) fail("no such packet");
   Bundle& b = bundles_[f.payload];
   uint64_t& cur = port.rx_packet[static_cast<size_t>(lane)];
@@ -32,6 +33,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
     b.received = 0;
     b.shared_mask = 0;
     b.rx_lane = static_cast<uint8_t>(lane);
+    b.rx_port = static_cast<uint32_t>(p);
     b.cmd_shared_rx = f.cmd_shared;
   } else if (cur != f.packet_id) {
     fail("body flit of a packet that is not in progress");
@@ -55,52 +57,56 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   cur = UINT64_MAX;
   for (int k = 0; k < b.count; ++k) {
     const tl::Message& m = msgs_[b.msg[k]];
-    if (tl::carries_payload(m)) result_.ports[p].rx_payload_bytes += m.len;
+    if (tl::carries_payload(m)) result_.ports[static_cast<size_t>(e)].rx_payload_bytes += m.len;
   }
   if (!response) {
-    port.admit.push(f.payload);
+    Node& node = nodes_[static_cast<size_t>(e)];
+    const auto local = static_cast<uint8_t>(p - node.first_port);
+    for (int k = 0; k < b.count; ++k) msgs_[b.msg[k]].port = local;
+    node.admit.push(f.payload);
     return;
   }
-  for (int k = 0; k < b.count; ++k) complete_request(p, b.msg[k], t);
+  for (int k = 0; k < b.count; ++k) complete_request(e, b.msg[k], t);
   free_bundles_.push_back(f.payload);
 }
 
-// Admits whole request packets, oldest first, while the completer has room for their requests;
+// Admits whole request packets, oldest first (from any of the endpoint's ports), while the completer has room for their requests;
 // their buffer slots are then returned. A packet with more requests than the queue holds is
 // admitted when the completer is idle. An engine unit admits request by request, one per free
 // context, and returns a packet's slots once all its requests have contexts.
-void AcceleratorEndpoints::admit(int p, uint64_t t) {
-  Port& port = ports_[p];
-  if (p >= nacc_) {
+void AcceleratorEndpoints::admit(int e, uint64_t t) {
+  Node& node = nodes_[static_cast<size_t>(e)];
+  if (e >= nacc_) {
     const int room = ap_.reduce.contexts;  // completer_busy >= contexts in use (freed later)
-    while (!port.admit.empty()) {
-      const uint32_t bh = port.admit.front();
+    while (!node.admit.empty()) {
+      const uint32_t bh = node.admit.front();
       const int count = bundles_[bh].count;
-      for (; port.admit_taken < count && port.completer_busy < room; ++port.admit_taken, ++port.completer_busy)
-        engine_accept(p, bundles_[bh].msg[port.admit_taken], t);
-      if (port.admit_taken < count) return;
-      port.admit_taken = 0;
-      port.admit.pop();
-      release_rx_packet(p, bh);
+      for (; node.admit_taken < count && node.completer_busy < room; ++node.admit_taken, ++node.completer_busy)
+        engine_accept(e, bundles_[bh].msg[node.admit_taken], t);
+      if (node.admit_taken < count) return;
+      node.admit_taken = 0;
+      node.admit.pop();
+      release_rx_packet(bh);
     }
     return;
   }
-  const int room = ap_.completer_queue;
-  while (!port.admit.empty()) {
-    const uint32_t bh = port.admit.front();
+  const int room = node.completer_room;
+  while (!node.admit.empty()) {
+    const uint32_t bh = node.admit.front();
     const Bundle& b = bundles_[bh];
-    if (port.completer_busy > 0 && port.completer_busy + b.count > room) return;
-    port.admit.pop();
-    for (int k = 0; k < b.count; ++k) execute(p, b.msg[k], t);
-    port.completer_busy += b.count;
-    release_rx_packet(p, bh);
+    if (node.completer_busy > 0 && node.completer_busy + b.count > room) return;
+    node.admit.pop();
+    for (int k = 0; k < b.count; ++k) execute(e, b.msg[k], t);
+    node.completer_busy += b.count;
+    release_rx_packet(bh);
   }
 }
 
-// An admitted request packet's buffer slots and command slots go back to the switch.
-void AcceleratorEndpoints::release_rx_packet(int p, uint32_t bh) {
-  Port& port = ports_[p];
+// An admitted request packet's buffer slots and command slots go back to the switch, on the
+// port the packet arrived on.
+void AcceleratorEndpoints::release_rx_packet(uint32_t bh) {
   const Bundle& b = bundles_[bh];
+  Port& port = ports_[b.rx_port];
   for (int k = 0; k < b.flits; ++k) {
     core::Credit c{b.rx_lane, static_cast<bool>((b.shared_mask >> k) & 1)};
     if (k + 1 == b.flits) {  // the packet's command slots go back with its last flit credit
@@ -114,11 +120,15 @@ void AcceleratorEndpoints::release_rx_packet(int p, uint32_t bh) {
 
 // Executes one request on this endpoint's memory in admission order (so atomics are atomic and
 // same-address requests take effect in the order they arrived) and turns the message into its
-// response, which is ready after the memory's serialisation and access latency:
+// response, which is ready after the memory's serialisation and access latency. Time at the memory
+// counts in k-ths of a cycle for an endpoint with k ports (so it may start up to k accesses per
+// cycle, one per port, within its bandwidth); with one port:
 //   start = max(t, memory free), memory free = start + ceil(len / mem_bytes_per_cycle),
 //   ready = start + ceil(len / mem_bytes_per_cycle) + mem_latency_cycles.
-void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {
-  Port& port = ports_[p];
+// With k ports, in k-ths: start = max(t k, free), free = start + ceil(len k / mem_bytes_per_cycle),
+// ready = ceil(free / k) + mem_latency_cycles.
+void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {  // p: the endpoint
+  Node& port = nodes_[static_cast<size_t>(p)];
   tl::Message& m = msgs_[h];
   if (m.dst != p || m.response) throw TxnIntegrityError("request for endpoint " + std::to_string(m.dst) +
                                                         " executed at endpoint " + std::to_string(p));
@@ -134,7 +144,7 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {
   if (m.status == tl::Status::kOkay) {
     if (observer_) observer_->executed(p, m, port.memory.peek(off));
     const auto bpc = static_cast<uint64_t>(ap_.mem_bytes_per_cycle);
-    ser = (m.len + bpc - 1) / bpc;
+    ser = (m.len * static_cast<uint64_t>(port.nports) + bpc - 1) / bpc;
     // A synthetic read or write nobody looks at (m.no_data) takes the same time but moves no bytes.
     if (!m.no_data) switch (m.op) {
       case tl::Opcode::kRead:
@@ -165,9 +175,11 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {
   m.compressed = ap_.compression;
   m.executed = t;
   last_progress_ = t;
-  const uint64_t start = std::max(t, port.mem_free_at);
+  const auto k = static_cast<uint64_t>(port.nports);
+  const uint64_t start = std::max(t * k, port.mem_free_at);
   port.mem_free_at = start + ser;
-  port.pipeline.push({start + ser + static_cast<uint64_t>(ap_.mem_latency_cycles), h});
+  const uint64_t done = (port.mem_free_at + k - 1) / k;
+  port.pipeline.push({done + static_cast<uint64_t>(ap_.mem_latency_cycles), h});
 }
 
 }  // namespace upswitch::endpoint

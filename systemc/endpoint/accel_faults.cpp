@@ -11,7 +11,7 @@
 namespace upswitch::endpoint {
 
 void AcceleratorEndpoints::connect_rejects(int port, core::RejectLine* line) {
-  if (rejects_.empty()) rejects_.assign(static_cast<size_t>(n_), nullptr);
+  if (rejects_.empty()) rejects_.assign(ports_.size(), nullptr);
   rejects_.at(static_cast<size_t>(port)) = line;
   faults_on_ = true;
 }
@@ -21,7 +21,7 @@ void AcceleratorEndpoints::connect_rejects(int port, core::RejectLine* line) {
 // and message are settled. The message itself is left alone (a timed-out request may still be in
 // the fabric).
 uint32_t AcceleratorEndpoints::record_answer(int p, const tl::Message& m, tl::Status st, uint64_t t) {
-  Port& port = ports_[p];
+  Node& port = nodes_[static_cast<size_t>(p)];
   Transfer& tr = transfers_[m.transfer];
   if (tr.status == tl::Status::kOkay) tr.status = st;
   if (st == tl::Status::kOkay && tl::returns_data(m.op)) {
@@ -54,30 +54,38 @@ void AcceleratorEndpoints::answer_done(uint32_t th, uint64_t t) {
 
 // Tag and message of an answered request go back to the pools.
 void AcceleratorEndpoints::free_tag(int p, uint16_t tag) {
-  Port& port = ports_[p];
+  Node& port = nodes_[static_cast<size_t>(p)];
   msgs_.release(port.tag_msg[tag]);
   port.tag_msg[tag] = tl::kNoMessage;
   port.tag_flags[tag] = 0;
   port.free_tags.push_back(tag);
 }
 
-// Once per port and cycle, after the flit from the switch was taken: the switch's reject records
-// due now, then the requests whose deadline is now (an answer arriving in its deadline cycle is
-// in time).
-void AcceleratorEndpoints::faults_tick(int p, uint64_t t) {
-  core::RejectLine* line = reject_line(p);
-  core::Reject r;
-  if (line && !line->empty() && line->pop(t, r)) on_reject(p, r, t);
-  if (ports_[p].timer.next_deadline() <= t) expire(p, t);
+// Once per endpoint and cycle, after the flits from the switch were taken: the switch's reject
+// records due now on each of its ports, then the requests whose deadline is now (an answer
+// arriving in its deadline cycle is in time).
+void AcceleratorEndpoints::faults_tick(int e, uint64_t t) {
+  const Node& node = nodes_[static_cast<size_t>(e)];
+  for (int p = node.first_port; p < node.first_port + node.nports; ++p) {
+    core::RejectLine* line = reject_line(p);
+    core::Reject r;
+    if (line && !line->empty() && line->pop(t, r)) on_reject(p, r, t);
+  }
+  if (node.timer.next_deadline() <= t) expire(e, t);
 }
 
-uint64_t AcceleratorEndpoints::faults_next(int p) const {
-  const core::RejectLine* line = reject_line(p);
-  return std::min(line ? line->next_due() : UINT64_MAX, ports_[p].timer.next_deadline());
+uint64_t AcceleratorEndpoints::faults_next(int e) const {
+  const Node& node = nodes_[static_cast<size_t>(e)];
+  uint64_t next = node.timer.next_deadline();
+  for (int p = node.first_port; p < node.first_port + node.nports; ++p) {
+    const core::RejectLine* line = reject_line(p);
+    if (line) next = std::min(next, line->next_due());
+  }
+  return next;
 }
 
 void AcceleratorEndpoints::expire(int p, uint64_t t) {
-  Port& port = ports_[p];
+  Node& port = nodes_[static_cast<size_t>(p)];
   while (port.timer.next_deadline() <= t) {
     const uint16_t tag = port.timer.front();
     port.timer.disarm(tag);
@@ -95,7 +103,7 @@ void AcceleratorEndpoints::expire(int p, uint64_t t) {
 // Message h of initiator p will never come back (the switch dropped it): its tag is freed at its
 // timeout, or now if that has passed.
 void AcceleratorEndpoints::lose(int p, uint32_t h) {
-  Port& port = ports_[p];
+  Node& port = nodes_[static_cast<size_t>(p)];
   const uint16_t tag = msgs_[h].tag;
   if (port.tag_msg[tag] != h)
     throw TxnIntegrityError("lost message for tag " + std::to_string(tag) + " at initiator " + std::to_string(p) +
@@ -108,7 +116,7 @@ void AcceleratorEndpoints::lose(int p, uint32_t h) {
   }
 }
 
-// A packet the switch did not forward, due back at port p (its sender) now. A rejected request
+// A packet the switch did not forward, due back at endpoint port p (its sender) now. A rejected request
 // packet is answered with the error status, one answer per request; a dropped packet answers
 // nobody, except the reduction engine (inside the switch), which takes a member's dropped
 // request or response as a target abort.

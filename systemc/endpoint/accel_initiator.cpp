@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/bits.h"
 #include "endpoint/accelerators.h"
 #include "tl/request_rules.h"
 
@@ -39,13 +40,15 @@ const T& draw(const std::vector<std::pair<T, double>>& items, traffic::Rng& rng)
 
 }  // namespace
 
-// One synthetic transfer at port p (Bernoulli arrivals, doc/transactions.md "Synthetic workload").
+// One synthetic transfer from endpoint port p's arrival process (Bernoulli arrivals, one process
+// per port, doc/transactions.md "Synthetic workload"), queued at the port's endpoint.
 void AcceleratorEndpoints::generate(int p, uint64_t t) {
   Port& port = ports_[p];
+  const int e = port.owner;
   TransferRequest r;
   r.op = draw(wl_.mix, port.rng);
   const int size = draw(wl_.sizes, port.rng);
-  const int dst = static_cast<int>(dests_.pick(p, port.rng));
+  const int dst = static_cast<int>(dests_.pick(e, port.rng));
   const uint64_t footprint = std::max<uint64_t>(wl_.footprint_bytes, tl::kMaxRequestBytes);
   if (tl::is_atomic(r.op)) {
     r.aop = wl_.atomic_op;
@@ -61,16 +64,60 @@ void AcceleratorEndpoints::generate(int p, uint64_t t) {
     const uint64_t slots = span / tl::kMaxRequestBytes + 1;
     r.addr = map_.window_base(dst) + below64(port.rng, slots) * tl::kMaxRequestBytes;
   }
-  submit(p, r, t);
+  submit(e, r, t);
   port.next_arrival = t + 1 + port.rng.geometric_log(log_q_);
 }
 
-// Issues the next request of the oldest unissued transfer, if a tag is free (one per
-// issue_interval_cycles). A request that breaks a format rule, or whose address is in no window,
-// is answered here at once and never enters the fabric.
-void AcceleratorEndpoints::issue(int p, uint64_t t) {
-  Port& port = ports_[p];
-  if (t < port.next_issue || port.free_tags.empty()) return;
+// The port a request leaves on (endpoint.port_select; doc/topology.md): `address` interleaves
+// the target's window over the ports every endpoint.interleave_bytes, so one address always takes
+// the same port; `hash` keeps one source-destination pair on one port (tl.strict_order forces
+// it); `round_robin` rotates; `least_loaded` takes the port with the fewest messages waiting,
+// then the most credits.
+int AcceleratorEndpoints::select_port(int e, const tl::Message& m) {
+  Node& node = nodes_[static_cast<size_t>(e)];
+  const int k = node.nports;
+  if (k == 1) return node.first_port;
+  switch (select_) {
+    case traffic::PortSelect::kAddress:
+      return node.first_port + static_cast<int>((m.addr / static_cast<uint64_t>(interleave_bytes_)) % static_cast<uint64_t>(k));
+    case traffic::PortSelect::kRoundRobin:
+      return node.first_port + static_cast<int>(node.port_rr++ % static_cast<uint32_t>(k));
+    case traffic::PortSelect::kHash:
+      return node.first_port + static_cast<int>(core::mix64(static_cast<uint64_t>(e) << 16 | m.dst) % static_cast<uint64_t>(k));
+    case traffic::PortSelect::kLeastLoaded: break;
+  }
+  const uint32_t start = node.port_rr++ % static_cast<uint32_t>(k);
+  int best = -1;
+  int64_t best_load = 0;
+  for (int j = 0; j < k; ++j) {
+    const int p = node.first_port + static_cast<int>((start + static_cast<uint32_t>(j)) % static_cast<uint32_t>(k));
+    const Port& port = ports_[p];
+    const int64_t load = static_cast<int64_t>(port.tx_work) * 1024 - static_cast<int64_t>(port.credits.total());
+    if (best < 0 || load < best_load) {
+      best = p;
+      best_load = load;
+    }
+  }
+  return best;
+}
+
+// Issues requests of the oldest unissued transfers while tags are free: as many per
+// issue_interval_cycles as the endpoint has ports (one per port, since the rate is per link).
+void AcceleratorEndpoints::issue(int e, uint64_t t) {
+  Node& node = nodes_[static_cast<size_t>(e)];
+  if (t < node.next_issue) return;
+  bool issued = false;
+  for (int k = 0; k < node.nports && !node.free_tags.empty() && !node.transfers.empty(); ++k) {
+    issue_one(e, t);
+    issued = true;
+  }
+  if (issued) node.next_issue = t + static_cast<uint64_t>(ap_.issue_interval_cycles);
+}
+
+// The next request of the oldest unissued transfer. A request that breaks a format rule, or whose
+// address is in no window, is answered here at once and never enters the fabric.
+void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
+  Node& port = nodes_[static_cast<size_t>(p)];
   const uint32_t th = port.transfers.front();
   Transfer& tr = transfers_[th];
   const uint64_t offset = tr.issued_bytes;
@@ -105,7 +152,6 @@ void AcceleratorEndpoints::issue(int p, uint64_t t) {
     tr.all_issued = true;
     port.transfers.pop();
   }
-  port.next_issue = t + static_cast<uint64_t>(ap_.issue_interval_cycles);
   ++result_.requests_issued;
 
   // A multicast address goes to this port's engine unit (a decode error when there is none).
@@ -124,9 +170,10 @@ void AcceleratorEndpoints::issue(int p, uint64_t t) {
     return;
   }
   m.dst = static_cast<uint16_t>(owner);
-  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : (addr >> 8) % static_cast<uint64_t>(v_));
-  m.compressed = ap_.compression && tl::compressible(m) && port.cache.access(addr);
-  enqueue(p, lane_of(0, m.vc), h);
+  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : (addr >> 8) % static_cast<uint64_t>(inject_vcs_));
+  const int out = select_port(p, m);
+  m.compressed = ap_.compression && tl::compressible(m) && ports_[out].cache.access(addr);
+  enqueue(out, lane_of(0, m.vc), h);
   if (ap_.completion_timeout_cycles) port.timer.arm(tag, t + ap_.completion_timeout_cycles);
 }
 
@@ -147,7 +194,7 @@ void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint
   m.no_data = synthetic && (m.op == tl::Opcode::kRead || m.op == tl::Opcode::kWrite || m.op == tl::Opcode::kWriteFull);
   if (!tl::carries_request_data(m.op) || m.no_data) return;
   if (r.local_src != TransferRequest::kNoOffset) {
-    ports_[m.src].memory.read(r.local_src + offset, m.data.data(), static_cast<uint64_t>(len));
+    nodes_[m.src].memory.read(r.local_src + offset, m.data.data(), static_cast<uint64_t>(len));
   } else if (r.data) {
     std::memcpy(m.data.data(), r.data + offset, static_cast<size_t>(len));
   } else {
@@ -170,7 +217,7 @@ void AcceleratorEndpoints::complete_request(int p, uint32_t h, uint64_t t) {
     engine_gathered(p, h, t);
     return;
   }
-  Port& port = ports_[p];
+  Node& port = nodes_[static_cast<size_t>(p)];
   const tl::Message& m = msgs_[h];
   const uint16_t tag = m.tag;
   if (port.tag_msg[tag] != h) throw TxnIntegrityError("response for tag " + std::to_string(tag) + " at initiator " +

@@ -15,7 +15,7 @@ void AcceleratorEndpoints::advance_phase(uint64_t t) {
     if (phase_ == Phase::kMeasure) {  // close the partial window so its throughput stays meaningful
       result_.window_cycles = t - window_begin_;
       result_.backlog_bytes_end = backlog_total_;
-      for (int p = 0; p < n_; ++p) result_.ports[p].backlog_bytes_end = ports_[p].backlog_bytes;
+      for (int p = 0; p < n_; ++p) result_.ports[p].backlog_bytes_end = nodes_[static_cast<size_t>(p)].backlog_bytes;
     }
     phase_ = Phase::kDone;
     return;
@@ -31,7 +31,7 @@ void AcceleratorEndpoints::advance_phase(uint64_t t) {
     result_.backlog_bytes_end = backlog_total_;
     uint64_t offered = 0;
     for (int p = 0; p < n_; ++p) {
-      result_.ports[p].backlog_bytes_end = ports_[p].backlog_bytes;
+      result_.ports[p].backlog_bytes_end = nodes_[static_cast<size_t>(p)].backlog_bytes;
       offered += result_.ports[p].offered_bytes;
     }
     // Saturated: the initiators' unissued backlog grew over the window's sample windows (as for
@@ -67,7 +67,7 @@ void AcceleratorEndpoints::advance_phase(uint64_t t) {
 // does not depend on whether the switch ticks before or after the endpoints).
 bool AcceleratorEndpoints::quiescent(uint64_t t) const {
   if (transfers_in_flight_ != 0 || timed_out_total_ != 0) return false;  // (late responses still due)
-  for (int p = 0; p < n_; ++p) {
+  for (size_t p = 0; p < ports_.size(); ++p) {
     const Port& port = ports_[p];
     if (!port.credit_out.empty() || port.rx_held != 0) return false;
     if (!to_switch_[p]->flits_empty_after(t) || !to_switch_[p]->credits().empty_after(t)) return false;
@@ -90,28 +90,37 @@ void AcceleratorEndpoints::check_progress(uint64_t t) {
 }
 
 std::string AcceleratorEndpoints::dump_state(uint64_t t) const {
-  std::string s = "endpoints at cycle " + std::to_string(t) + " (ports with work, first 16):\n";
+  std::string s = "endpoints at cycle " + std::to_string(t) + " (endpoints with work, first 16):\n";
   int shown = 0;
-  for (int p = 0; p < n_ && shown < 16; ++p) {
-    const Port& port = ports_[p];
-    bool busy = !port.transfers.empty() || !port.admit.empty() || port.completer_busy > 0 ||
-                port.free_tags.size() != static_cast<size_t>(ap_.max_outstanding);
-    for (const TxLane& l : port.tx) busy = busy || !l.queue.empty() || l.bundle != tl::kNoMessage;
+  for (int e = 0; e < n_ && shown < 16; ++e) {
+    const Node& node = nodes_[static_cast<size_t>(e)];
+    const int p0 = node.first_port, p1 = node.first_port + node.nports;
+    bool busy = !node.transfers.empty() || !node.admit.empty() || node.completer_busy > 0 ||
+                node.free_tags.size() != node.tag_msg.size();
+    uint64_t held = 0;
+    for (int p = p0; p < p1; ++p) {
+      held += ports_[p].rx_held;
+      for (const TxLane& l : ports_[p].tx) busy = busy || !l.queue.empty() || l.bundle != tl::kNoMessage;
+    }
     if (!busy) continue;
     ++shown;
-    s += "  endpoint " + std::to_string(p) + ": transfers waiting " + std::to_string(port.transfers.size()) +
-         ", tags in use " + std::to_string(ap_.max_outstanding - static_cast<int>(port.free_tags.size())) +
-         ", packets waiting for the completer " + std::to_string(port.admit.size()) + ", completer busy " +
-         std::to_string(port.completer_busy) + ", rx slots held " + std::to_string(port.rx_held) + "\n";
-    for (int l = 0; l < 2 * v_; ++l) {
-      const TxLane& L = port.tx[static_cast<size_t>(l)];
-      if (L.queue.empty() && L.bundle == tl::kNoMessage) continue;
-      s += "    tx lane " + std::to_string(l) + (l < v_ ? " (request)" : " (response)") + ": " +
-           std::to_string(L.queue.size()) + " messages queued";
-      if (L.bundle != tl::kNoMessage)
-        s += ", packet " + std::to_string(L.sent) + "/" + std::to_string(bundles_[L.bundle].flits) + " flits sent";
-      s += ", credits " + std::to_string(port.credits.reserved(l)) + " + shared " +
-           std::to_string(port.credits.shared_for(l)) + "\n";
+    s += "  endpoint " + std::to_string(e) + ": transfers waiting " + std::to_string(node.transfers.size()) +
+         ", tags in use " + std::to_string(node.tag_msg.size() - node.free_tags.size()) +
+         ", packets waiting for the completer " + std::to_string(node.admit.size()) + ", completer busy " +
+         std::to_string(node.completer_busy) + ", rx slots held " + std::to_string(held) + "\n";
+    for (int p = p0; p < p1; ++p) {
+      const Port& port = ports_[p];
+      const std::string where = node.nports > 1 ? "    port " + std::to_string(p - p0) + " tx lane " : "    tx lane ";
+      for (int l = 0; l < 2 * v_; ++l) {
+        const TxLane& L = port.tx[static_cast<size_t>(l)];
+        if (L.queue.empty() && L.bundle == tl::kNoMessage) continue;
+        s += where + std::to_string(l) + (l < v_ ? " (request)" : " (response)") + ": " +
+             std::to_string(L.queue.size()) + " messages queued";
+        if (L.bundle != tl::kNoMessage)
+          s += ", packet " + std::to_string(L.sent) + "/" + std::to_string(bundles_[L.bundle].flits) + " flits sent";
+        s += ", credits " + std::to_string(port.credits.reserved(l)) + " + shared " +
+             std::to_string(port.credits.shared_for(l)) + "\n";
+      }
     }
   }
   return s;

@@ -66,7 +66,7 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
   return true;
 }
 
-// One flit per cycle: the packet in progress continues while its lane has credit; when it is
+// One flit per cycle on endpoint port p: the packet in progress continues while its lane has credit; when it is
 // blocked, another lane's packet may go instead (a partly sent one first); a packet starts only
 // when its lane has credits for all of it (or for as much as the lane can ever hold), so packets
 // are sent whole, back to back, whenever they can be.
@@ -106,7 +106,7 @@ void AcceleratorEndpoints::transmit(int p, uint64_t t) {
     send_flit(p, l, t);
     return;
   }
-  ++result_.ports[p].tx_blocked_cycles;
+  ++result_.ports[static_cast<size_t>(port.owner)].tx_blocked_cycles;
 }
 
 void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
@@ -127,7 +127,7 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   f.injected = L.injected;
   f.dst = destination(first);
   f.payload = bh;
-  f.src = static_cast<uint16_t>(p);
+  f.src = static_cast<uint16_t>(port.owner);
   f.size = b.flits;
   f.vc = static_cast<uint8_t>(lane);
   f.flags = static_cast<uint8_t>((L.sent == 0 ? core::Flit::kHead : 0) | (L.sent + 1 == b.flits ? core::Flit::kTail : 0));
@@ -135,17 +135,20 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   to_switch_[p]->tx_take(t);
   to_switch_[p]->send_flit(t, f);
   ++result_.flits_sent;
-  ++result_.ports[p].tx_flits;
+  ++result_.ports[static_cast<size_t>(port.owner)].tx_flits;
   const int cls = lane < v_ ? 0 : 1;
   const bool window = in_window(t);
-  if (window) ++result_.window_flits[static_cast<size_t>(cls)];
+  if (window) {
+    ++result_.window_flits[static_cast<size_t>(cls)];
+    ++result_.port_window_flits[static_cast<size_t>(p)];
+  }
   if (L.sent == 0) {
     uint64_t payload = 0;
     for (int k = 0; k < b.count; ++k) {
       const tl::Message& m = msgs_[b.msg[k]];
       if (tl::carries_payload(m)) payload += m.len;
     }
-    result_.ports[p].tx_payload_bytes += payload;
+    result_.ports[static_cast<size_t>(port.owner)].tx_payload_bytes += payload;
     if (window) {
       ++result_.window_packets[static_cast<size_t>(cls)];
       result_.window_messages[static_cast<size_t>(cls)] += b.count;

@@ -3,34 +3,45 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace upswitch::endpoint {
 
-AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, int ports, int units,
-                                           std::vector<int> route, const TxnWorkload* workload,
-                                           const traffic::TrafficParams& pattern, const traffic::MeasureParams& measure,
-                                           double link_bytes_per_cycle, uint64_t watchdog_cycles)
+AccelPorts AccelPorts::one_each(int accelerators, int units) {
+  AccelPorts l;
+  l.accelerators = accelerators;
+  for (int p = 0; p < accelerators + units; ++p) l.owner.push_back(p);
+  return l;
+}
+
+AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, const AccelPorts& layout,
+                                           const TxnWorkload* workload, const traffic::TrafficParams& pattern,
+                                           const traffic::MeasureParams& measure, double link_bytes_per_cycle,
+                                           uint64_t watchdog_cycles)
     : ap_(ap),
-      n_(ports + units),
+      n_(layout.owner.empty() ? 0 : layout.owner.back() + 1),
       v_(lanes.vcs),
-      nacc_(ports),
-      route_(std::move(route)),
+      nacc_(layout.accelerators),
+      select_(ap.strict_order ? traffic::PortSelect::kHash : layout.select),
+      interleave_bytes_(std::max(1, layout.interleave_bytes)),
+      inject_vcs_(layout.inject_vcs > 0 ? layout.inject_vcs : lanes.vcs),
       synthetic_(workload != nullptr),
       wl_(workload ? *workload : TxnWorkload{}),
-      dests_(pattern, ports, measure.seed),
+      dests_(pattern, layout.accelerators, measure.seed),
       mp_(measure),
       watchdog_(watchdog_cycles),
-      ports_(ports + units),
-      to_switch_(ports + units, nullptr),
-      from_switch_(ports + units, nullptr),
+      ports_(layout.owner.size()),
+      nodes_(static_cast<size_t>(n_)),
+      to_switch_(layout.owner.size(), nullptr),
+      from_switch_(layout.owner.size(), nullptr),
       phase_(workload ? Phase::kWarmup : Phase::kExternal) {
   map_.base = ap.window_base;
   map_.window = ap.window_bytes;
   map_.memory = ap.memory_bytes;
-  map_.endpoints = ports;
+  map_.endpoints = nacc_;
   map_.groups = ap.reduce.groups;
   groups_.assign(static_cast<size_t>(std::max(0, ap.reduce.groups)), {});
-  units_.resize(static_cast<size_t>(units));
+  units_.resize(static_cast<size_t>(n_ - nacc_));
   for (EngineUnit& u : units_) {
     u.ctx.resize(static_cast<size_t>(ap.reduce.contexts));
     for (int c = ap.reduce.contexts - 1; c >= 0; --c) u.free_ctx.push_back(static_cast<uint16_t>(c));
@@ -54,22 +65,41 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     const int m = std::min({ap.max_messages_per_packet, tl::kMaxMessagesPerPacket, switch_side, rx_side});
     max_packet_msgs_[cls] = std::max(1, m);
   }
-  for (int p = 0; p < n_; ++p) {
+  for (size_t p = 0; p < ports_.size(); ++p) {
     Port& port = ports_[p];
-    port.rng = traffic::Rng(measure.seed, static_cast<uint64_t>(p) + 1);
-    port.free_tags.reserve(static_cast<size_t>(ap.max_outstanding));
-    for (int tag = ap.max_outstanding - 1; tag >= 0; --tag) port.free_tags.push_back(static_cast<uint16_t>(tag));
-    port.tag_msg.assign(static_cast<size_t>(ap.max_outstanding), tl::kNoMessage);
-    port.tag_flags.assign(static_cast<size_t>(ap.max_outstanding), 0);
-    port.timer.reset(ap.max_outstanding);
+    const int e = layout.owner[p];
+    if (e < 0 || e >= n_ || (p > 0 && e != layout.owner[p - 1] && e != layout.owner[p - 1] + 1))
+      throw std::logic_error("AcceleratorEndpoints: ports must be grouped by endpoint, endpoints numbered in order");
+    port.owner = e;
+    Node& node = nodes_[static_cast<size_t>(e)];
+    if (p == 0 || e != layout.owner[p - 1]) {
+      node.first_port = static_cast<int>(p);
+      node.nports = 0;
+    }
+    ++node.nports;
+    port.rng = traffic::Rng(measure.seed, p + 1);
     port.cache = tl::AddressCache(ap.compression ? ap.address_cache_entries : 0);
     port.credits.reset(2 * v_, static_cast<uint32_t>(lanes.reserved), static_cast<uint32_t>(lanes.shared), 2);
     port.cmd.reset(2 * v_, static_cast<uint32_t>(lanes.cmd_reserved), static_cast<uint32_t>(lanes.cmd_shared), 2);
     port.tx.resize(static_cast<size_t>(2 * v_));
     port.rx_packet.assign(static_cast<size_t>(2 * v_), UINT64_MAX);
-    if (synthetic_ && arrival_prob_ > 0 && p < nacc_ && dests_.sends(p)) port.next_arrival = 0;
+    if (synthetic_ && arrival_prob_ > 0 && e < nacc_ && dests_.sends(e)) port.next_arrival = 0;
+  }
+  for (int e = 0; e < n_; ++e) {
+    Node& node = nodes_[static_cast<size_t>(e)];
+    if (e >= nacc_ && node.nports != 1) throw std::logic_error("AcceleratorEndpoints: an engine unit has one port");
+    const int tags = ap.max_outstanding * node.nports;
+    if (tags > UINT16_MAX + 1)
+      throw std::logic_error("AcceleratorEndpoints: accel.max_outstanding x ports exceeds the 16-bit tag space");
+    node.free_tags.reserve(static_cast<size_t>(tags));
+    for (int tag = tags - 1; tag >= 0; --tag) node.free_tags.push_back(static_cast<uint16_t>(tag));
+    node.tag_msg.assign(static_cast<size_t>(tags), tl::kNoMessage);
+    node.tag_flags.assign(static_cast<size_t>(tags), 0);
+    node.timer.reset(tags);
+    node.completer_room = ap.completer_queue * node.nports;
   }
   result_.ports.resize(static_cast<size_t>(n_));
+  result_.port_window_flits.assign(ports_.size(), 0);
   if (synthetic_ && window_begin_ == 0) advance_phase(0);
 }
 
@@ -78,7 +108,7 @@ void AcceleratorEndpoints::connect(int port, core::Link* to_switch, core::Link* 
   from_switch_[port] = from_switch;
 }
 
-void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {
+void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {  // p: the endpoint
   uint32_t h;
   if (free_transfers_.empty()) {
     transfers_.emplace_back();
@@ -94,8 +124,8 @@ void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {
   tr.created = t;
   tr.port = p;
   tr.measured = phase_ == Phase::kExternal || in_window(t);
-  ports_[p].transfers.push(h);
-  ports_[p].backlog_bytes += r.bytes;
+  nodes_[static_cast<size_t>(p)].transfers.push(h);
+  nodes_[static_cast<size_t>(p)].backlog_bytes += r.bytes;
   backlog_total_ += r.bytes;
   ++transfers_in_flight_;
   ++result_.transfers_created;
@@ -106,34 +136,45 @@ void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {
   }
 }
 
+// Per endpoint, in id order: its ports take their credit and flit from the switch; then the
+// faults, the completer, the initiator; then its ports transmit and return credits. (One port
+// per endpoint: the port-by-port sequence of a single switch.)
 void AcceleratorEndpoints::tick(uint64_t t) {
   if (phase_ != Phase::kExternal) {
     advance_phase(t);
     if (phase_ == Phase::kDone) return;
   }
   if (watchdog_) check_progress(t);
-  for (int p = 0; p < n_; ++p) {
-    Port& port = ports_[p];
-    core::Credit c;
-    if (!to_switch_[p]->credits().empty() && to_switch_[p]->receive_credit(t, c)) {
-      port.credits.give(c.vc, c.shared);
-      if (c.cmds) port.cmd.give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
+  for (int e = 0; e < n_; ++e) {
+    Node& node = nodes_[static_cast<size_t>(e)];
+    const int p0 = node.first_port, p1 = node.first_port + node.nports;
+    for (int p = p0; p < p1; ++p) {
+      Port& port = ports_[p];
+      core::Credit c;
+      if (!to_switch_[p]->credits().empty() && to_switch_[p]->receive_credit(t, c)) {
+        port.credits.give(c.vc, c.shared);
+        if (c.cmds) port.cmd.give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
+      }
+      core::Flit f;
+      if (!from_switch_[p]->flits_empty() && from_switch_[p]->receive_flit(t, f)) receive(p, f, t);
     }
-    core::Flit f;
-    if (!from_switch_[p]->flits_empty() && from_switch_[p]->receive_flit(t, f)) receive(p, f, t);
-    if (faults_on_) faults_tick(p, t);
-    if (!port.admit.empty()) admit(p, t);
-    while (!port.pipeline.empty() && port.pipeline.front().first <= t) {
-      const uint32_t h = port.pipeline.pop().second;
-      --port.completer_busy;
-      enqueue(p, lane_of(1, msgs_[h].vc), h);
+    if (faults_on_) faults_tick(e, t);
+    if (!node.admit.empty()) admit(e, t);
+    while (!node.pipeline.empty() && node.pipeline.front().first <= t) {
+      const uint32_t h = node.pipeline.pop().second;
+      --node.completer_busy;
+      enqueue(p0 + msgs_[h].port, lane_of(1, msgs_[h].vc), h);
     }
-    if (port.next_arrival == t) generate(p, t);
-    if (!port.transfers.empty()) issue(p, t);
-    transmit(p, t);
-    if (!port.credit_out.empty()) {
-      from_switch_[p]->send_credit(t, port.credit_out.pop());
-      --port.rx_held;
+    for (int p = p0; p < p1; ++p)
+      if (ports_[p].next_arrival == t) generate(p, t);
+    if (!node.transfers.empty()) issue(e, t);
+    for (int p = p0; p < p1; ++p) {
+      Port& port = ports_[p];
+      transmit(p, t);
+      if (!port.credit_out.empty()) {
+        from_switch_[p]->send_credit(t, port.credit_out.pop());
+        --port.rx_held;
+      }
     }
   }
 }
@@ -143,14 +184,18 @@ uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
   if (phase_ == Phase::kDone) return UINT64_MAX;
   if (stop_requested_ || phase_ == Phase::kDrain || phase_ == Phase::kFlush) return t + 1;
   uint64_t next = UINT64_MAX;
-  for (int p = 0; p < n_ && next > t + 1; ++p) {
-    const Port& port = ports_[p];
-    if (!port.transfers.empty() || !port.credit_out.empty() || !port.admit.empty() || port.tx_work) return t + 1;
-    if (!port.pipeline.empty()) next = std::min(next, port.pipeline.front().first);
-    next = std::min(next, port.next_arrival);
-    next = std::min(next, to_switch_[p]->credits().next_due());
-    next = std::min(next, from_switch_[p]->next_flit_due());
-    if (faults_on_) next = std::min(next, faults_next(p));
+  for (int e = 0; e < n_ && next > t + 1; ++e) {
+    const Node& node = nodes_[static_cast<size_t>(e)];
+    if (!node.transfers.empty() || !node.admit.empty()) return t + 1;
+    if (!node.pipeline.empty()) next = std::min(next, node.pipeline.front().first);
+    if (faults_on_) next = std::min(next, faults_next(e));
+    for (int p = node.first_port; p < node.first_port + node.nports; ++p) {
+      const Port& port = ports_[p];
+      if (!port.credit_out.empty() || port.tx_work) return t + 1;
+      next = std::min(next, port.next_arrival);
+      next = std::min(next, to_switch_[p]->credits().next_due());
+      next = std::min(next, from_switch_[p]->next_flit_due());
+    }
   }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
   if (phase_ == Phase::kMeasure) next = std::min({next, window_end_, saturation_.next_sample()});
@@ -159,7 +204,7 @@ uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
 
 uint64_t AcceleratorEndpoints::tags_in_use() const {
   uint64_t n = 0;
-  for (const Port& port : ports_) n += static_cast<uint64_t>(ap_.max_outstanding) - port.free_tags.size();
+  for (const Node& node : nodes_) n += node.tag_msg.size() - node.free_tags.size();
   return n - timed_out_total_;  // timed-out requests are answered (their tags wait for a late response)
 }
 

@@ -1,7 +1,7 @@
-// The accelerator endpoints: one per switch port, each with an initiator (transfers split into
-// tagged requests, an outstanding-tag limit, an issue rate), a completer with real memory behind
-// a latency and a bandwidth, and a transaction-layer transmitter that packs messages into TL
-// flits (tl/packet_format.h). Requests travel on the request class's lanes and responses on the
+// The accelerator endpoints: each with an initiator (transfers split into tagged requests, an
+// outstanding-tag limit, an issue rate), a completer with real memory behind a latency and a
+// bandwidth, and one or more ports (one per plane link), each with a transaction-layer
+// transmitter that packs messages into TL flits (tl/packet_format.h) and a receive buffer. Requests travel on the request class's lanes and responses on the
 // response class's lanes, each with its own credits, so responses never wait behind requests.
 // Plain C++, driven one cycle at a time like the switch; cycle rules in doc/transactions.md.
 #pragma once
@@ -28,6 +28,7 @@
 #include "tl/packet_format.h"
 #include "tl/sparse_memory.h"
 #include "traffic/destinations.h"
+#include "traffic/endpoints.h"
 #include "traffic/rng.h"
 #include "traffic/traffic_params.h"
 
@@ -61,26 +62,43 @@ class TxnObserver {
   virtual void answered(int initiator, const tl::Message& response) = 0;
 };
 
+// The endpoints' ports (doc/topology.md "Endpoints with many ports"): per port, the endpoint it
+// belongs to, endpoint-major and contiguous. Endpoints 0 .. accelerators-1 are accelerators; any
+// after them are the reduction engine's units, one port each. An initiator places each request on
+// the port `select` picks; a completer answers on the port the request arrived on.
+struct AccelPorts {
+  std::vector<int> owner;
+  int accelerators = 0;
+  traffic::PortSelect select = traffic::PortSelect::kAddress;
+  int interleave_bytes = 256;  // select = address: bytes of a window on one port before the next
+  int inject_vcs = 0;          // VCs per message class a request may take (the lower class with datelines); 0 = all
+  // One switch, one port per endpoint: owner[p] = p.
+  static AccelPorts one_each(int accelerators, int units);
+};
+
 class AcceleratorEndpoints {
  public:
   enum class Phase { kWarmup, kMeasure, kDrain, kFlush, kDone, kExternal };
 
   // With a workload: synthetic transfers under the open-loop measurement protocol. Without
   // (`workload` null): transfers come only from submit() and the run never ends by itself.
-  // `ports` accelerators are followed by `units` reduction-engine units (ids ports .. ports+units-1,
-  // attached to the switch like ports; doc/reduction.md); `route` covers both.
-  AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, int ports, int units, std::vector<int> route,
+  // Accelerators are followed by the reduction engine's units (attached to the switch like
+  // accelerators; doc/reduction.md). The tag limit, the issue rate, the completer queue and
+  // txn.load are per endpoint port, so an endpoint with k ports has k times as many tags, issues
+  // up to k requests per issue interval and its synthetic transfers arrive on k processes.
+  AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, const AccelPorts& layout,
                        const TxnWorkload* workload, const traffic::TrafficParams& pattern,
                        const traffic::MeasureParams& measure, double link_bytes_per_cycle, uint64_t watchdog_cycles);
 
+  // Endpoint port `port`'s links (its index in AccelPorts::owner).
   void connect(int port, core::Link* to_switch, core::Link* from_switch);
   void tick(uint64_t t);
   uint64_t next_activity(uint64_t t) const;
   bool done() const { return phase_ == Phase::kDone; }
   void request_stop() { stop_requested_ = true; }
 
-  // Queues a transfer at initiator `port`, created at cycle `t` (>= the last ticked cycle).
-  void submit(int port, const TransferRequest& r, uint64_t t);
+  // Queues a transfer at initiator (endpoint) `e`, created at cycle `t` (>= the last ticked cycle).
+  void submit(int e, const TransferRequest& r, uint64_t t);
   // Transfers submitted and not yet completed.
   uint64_t transfers_in_flight() const { return transfers_in_flight_; }
   void set_observer(TxnObserver* o) { observer_ = o; }
@@ -104,8 +122,12 @@ class AcceleratorEndpoints {
   int engine_units() const { return n_ - nacc_; }
   // The engine unit that serves accelerator p's multicast requests (an endpoint id), or -1.
   int unit_of(int p) const { return n_ > nacc_ ? nacc_ + p % (n_ - nacc_) : -1; }
-  tl::SparseMemory& memory(int port) { return ports_[port].memory; }
+  tl::SparseMemory& memory(int e) { return nodes_[static_cast<size_t>(e)].memory; }
+  // Per endpoint (TxnResult::ports is indexed by endpoint id).
   const TxnResult& result() const { return result_; }
+  // Endpoint ports: their count, owner and the credits of each (the rest of this block is per port).
+  int endpoint_ports() const { return static_cast<int>(ports_.size()); }
+  int owner(int port) const { return ports_[static_cast<size_t>(port)].owner; }
   const core::CreditPool& source_credits(int port) const { return ports_[port].credits; }
   const core::CreditPool& source_cmd_credits(int port) const { return ports_[port].cmd; }
   // Flits received on `port` whose credit has not been sent back yet (receive-buffer occupancy).
@@ -115,13 +137,15 @@ class AcceleratorEndpoints {
   size_t messages_in_use() const { return msgs_.in_use(); }
   // Requests the reduction engine has sent to group members and not yet had answered.
   uint64_t member_requests_in_flight() const { return member_in_flight_; }
-  int ports() const { return n_; }  // accelerators and engine units
+  int endpoints() const { return n_; }  // accelerators and engine units
 
   // Partitions, port faults, completion timeouts (accel_faults.cpp, doc/reliability.md). The
   // switch's records of packets it did not forward arrive on `port`'s reject line; `pods` (empty:
   // one pod) confines the reduction engine's multicast operations to the requester's pod.
   void connect_rejects(int port, core::RejectLine* line);
-  core::RejectLine* reject_line(int port) const { return rejects_.empty() ? nullptr : rejects_[static_cast<size_t>(port)]; }
+  core::RejectLine* reject_line(int port) const {
+    return rejects_.empty() ? nullptr : rejects_[static_cast<size_t>(port)];
+  }
   void set_pods(std::vector<int> pods) { pods_ = std::move(pods); }
   // Requests answered by their completion timeout whose late response may still come back.
   uint64_t tags_timed_out() const { return timed_out_total_; }
@@ -139,6 +163,7 @@ class AcceleratorEndpoints {
     uint64_t shared_mask = 0;  // bit k: flit k took a shared credit
     uint8_t cmd_shared_tx = 0;  // command credits the packet took from the shared pool: sender
     uint8_t cmd_shared_rx = 0;  // and on the hop into the receiver
+    uint32_t rx_port = 0;       // endpoint port it arrived on
     uint64_t packet_id = 0;
     uint64_t created = 0;
   };
@@ -148,16 +173,12 @@ class AcceleratorEndpoints {
     int sent = 0;
     uint64_t injected = 0;
   };
+  // One endpoint port: its arrival process (synthetic transfers), transmitter and receive buffer.
   struct Port {
+    int owner = 0;  // endpoint
     traffic::Rng rng;
     uint64_t next_arrival = UINT64_MAX;
-    Ring<uint32_t> transfers;  // submitted, not yet fully issued
-    uint64_t next_issue = 0;
-    std::vector<uint16_t> free_tags;
-    std::vector<uint32_t> tag_msg;  // tag -> request message in flight
-    std::vector<uint8_t> tag_flags;  // tag -> kTagTimedOut, kTagLost (accel_faults.cpp)
-    TagTimer timer;                  // completion-timeout deadlines of the tags in flight
-    tl::AddressCache cache;
+    tl::AddressCache cache;  // header compression's address cache (per link)
     core::CreditPool credits;
     core::CreditPool cmd;  // command credits toward the switch input
     std::vector<TxLane> tx;
@@ -167,12 +188,24 @@ class AcceleratorEndpoints {
     uint32_t lanes_partial = 0;  // bit l: lane l's packet is partly sent
     uint64_t packet_seq = 0;
     std::vector<uint64_t> rx_packet;  // per lane: packet in progress, UINT64_MAX = none
-    Ring<uint32_t> admit;             // request bundles waiting for the completer
     Ring<core::Credit> credit_out;    // credits to send back, one per cycle
     uint64_t rx_held = 0;
+  };
+  // One endpoint (an accelerator or an engine unit): initiator, completer and memory.
+  struct Node {
+    int first_port = 0, nports = 1;
+    Ring<uint32_t> transfers;  // submitted, not yet fully issued
+    uint64_t next_issue = 0;
+    uint32_t port_rr = 0;      // endpoint.port_select = round_robin / least_loaded ties
+    std::vector<uint16_t> free_tags;
+    std::vector<uint32_t> tag_msg;  // tag -> request message in flight
+    std::vector<uint8_t> tag_flags;  // tag -> kTagTimedOut, kTagLost (accel_faults.cpp)
+    TagTimer timer;                  // completion-timeout deadlines of the tags in flight
+    Ring<uint32_t> admit;            // request bundles waiting for the completer (any port)
     tl::SparseMemory memory;
-    uint64_t mem_free_at = 0;
+    uint64_t mem_free_at = 0;  // in k-ths of a cycle, k = nports (accel_completer.cpp)
     int completer_busy = 0;
+    int completer_room = 0;  // accel.completer_queue x ports
     int admit_taken = 0;  // engine unit: requests of the front admitted packet given contexts
     Ring<std::pair<uint64_t, uint32_t>> pipeline;  // (ready cycle, response message)
     uint64_t backlog_bytes = 0;
@@ -192,17 +225,19 @@ class AcceleratorEndpoints {
     uint64_t alu_free_at = 0, last_ready = 0;
   };
 
-  // accel_initiator.cpp
+  // accel_initiator.cpp (p: an endpoint port, e: an endpoint)
   void generate(int p, uint64_t t);
-  void issue(int p, uint64_t t);
+  void issue(int e, uint64_t t);
+  void issue_one(int e, uint64_t t);
+  int select_port(int e, const tl::Message& m);
   void fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len);
   void complete_request(int p, uint32_t h, uint64_t t);
   void finish_transfer(uint32_t tr, uint64_t t);
   // accel_completer.cpp
   void receive(int p, const core::Flit& f, uint64_t t);
-  void admit(int p, uint64_t t);
-  void release_rx_packet(int p, uint32_t bh);
-  void execute(int p, uint32_t h, uint64_t t);
+  void admit(int e, uint64_t t);
+  void release_rx_packet(uint32_t bh);
+  void execute(int e, uint32_t h, uint64_t t);
   // accel_tx.cpp
   void transmit(int p, uint64_t t);
   bool form_bundle(int p, int lane, uint64_t t);
@@ -225,7 +260,7 @@ class AcceleratorEndpoints {
   void engine_accept(int p, uint32_t h, uint64_t t);
   void engine_gathered(int p, uint32_t h, uint64_t t);
   void engine_respond(int p, uint32_t h, uint64_t ready);
-  // Queues message h on lane `lane` of port p's transmitter.
+  // Queues message h on lane `lane` of endpoint port p's transmitter.
   void enqueue(int p, int lane, uint32_t h) {
     Port& port = ports_[p];
     port.tx[static_cast<size_t>(lane)].queue.push(h);
@@ -243,8 +278,10 @@ class AcceleratorEndpoints {
 
   AccelParams ap_;
   int n_, v_;
-  int nacc_;  // accelerators; ports nacc_ .. n_-1 are engine units
-  std::vector<int> route_;
+  int nacc_;  // accelerators; endpoints nacc_ .. n_-1 are engine units
+  traffic::PortSelect select_;
+  int interleave_bytes_;
+  int inject_vcs_;
   tl::AddressMap map_;
   bool synthetic_;
   TxnWorkload wl_;
@@ -256,7 +293,8 @@ class AcceleratorEndpoints {
   int rx_lane_flits_ = 0;
   int max_packet_msgs_[2] = {0, 0};  // messages a packet of each class may carry
   uint64_t watchdog_ = 0, last_progress_ = 0;
-  std::vector<Port> ports_;
+  std::vector<Port> ports_;  // endpoint ports
+  std::vector<Node> nodes_;  // endpoints
   std::vector<EngineUnit> units_;
   std::vector<std::vector<uint16_t>> groups_;  // multicast group table: members, empty = free
   std::vector<core::Link*> to_switch_, from_switch_;

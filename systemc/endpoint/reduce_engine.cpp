@@ -95,8 +95,8 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
     sm.issued = t;
     sm.byte_enable = m.byte_enable;
     if (tl::carries_request_data(m.op)) std::memcpy(sm.data.data(), m.data.data(), m.len);
-    sm.compressed = ap_.compression && tl::compressible(sm) && ports_[p].cache.access(sm.addr);
-    enqueue(p, lane_of(0, sm.vc), s);
+    sm.compressed = ap_.compression && tl::compressible(sm) && ports_[nodes_[static_cast<size_t>(p)].first_port].cache.access(sm.addr);
+    enqueue(nodes_[static_cast<size_t>(p)].first_port, lane_of(0, sm.vc), s);
   }
   result_.reduce.member_requests += members.size();
   member_in_flight_ += members.size();
@@ -155,7 +155,7 @@ void AcceleratorEndpoints::engine_respond(int p, uint32_t h, uint64_t ready) {
   m.executed = ready;
   ready = std::max(ready, u.last_ready);
   u.last_ready = ready;
-  ports_[p].pipeline.push({ready, h});
+  nodes_[static_cast<size_t>(p)].pipeline.push({ready, h});
 }
 
 }  // namespace upswitch::endpoint

@@ -44,7 +44,8 @@ struct ReduceResult {
 
 struct TxnResult {
   std::array<OpResult, tl::kOpcodes> ops;
-  std::vector<TxnPortResult> ports;
+  std::vector<TxnPortResult> ports;  // per endpoint
+  std::vector<uint64_t> port_window_flits;  // per endpoint port: flits sent to the switch in the window
   std::array<uint64_t, tl::kStatuses> statuses{};  // every completed request, by status
   uint64_t window_cycles = 0, end_cycle = 0;
   uint64_t backlog_bytes_start = 0, backlog_bytes_end = 0;

@@ -31,6 +31,7 @@ struct Message {
   RedType rtype = RedType::kF32;  // kReduce, and a Read of a multicast address (load-reduce)
   RedOp rop = RedOp::kSum;
   uint8_t vc = 0;           // VC within its message class (the request's VC; the response keeps it)
+  uint8_t port = 0;         // completer's port (index among its own) the request arrived on: the response leaves there
   uint16_t src = 0;         // initiator endpoint id
   uint16_t dst = 0;         // completer endpoint id
   uint16_t tag = 0;         // initiator's tag
@@ -52,7 +53,7 @@ struct Message {
     response = compressed = mc = no_data = false;
     rtype = RedType::kF32;
     rop = RedOp::kSum;
-    vc = 0;
+    vc = port = 0;
     src = dst = tag = len = 0;
     addr = issued = executed = 0;
     transfer = 0;

@@ -125,7 +125,8 @@ void check_p2p_inputs(const config::Config& cfg, const P2pOptions& opt) {
 }
 
 config::Config pair_config(const config::Config& cfg, int ports) {
-  if (ports <= 0 || ports >= cfg.sw.ports || !cfg.sw.routing_table.empty()) return cfg;
+  // A network keeps its topology: its endpoints' ports and paths are what the pair measures.
+  if (ports <= 0 || ports >= cfg.sw.ports || !cfg.sw.routing_table.empty() || !cfg.single_switch()) return cfg;
   config::Config c = cfg;
   c.sw.ports = ports;
   c.traffic.pattern = traffic::Pattern::kUniform;
@@ -155,9 +156,10 @@ BandwidthResult p2p_pair_bandwidth(const config::Config& cfg, const P2pPoint& p,
   TxnFabric f(cfg, false);
   endpoint::AcceleratorEndpoints& e = f.endpoints();
   // A backlog the initiator cannot finish before the window ends: it issues at most one request
-  // per issue interval, and a transfer has p2p_requests() of them.
+  // per issue interval and port of the initiator, and a transfer has p2p_requests() of them.
   const uint64_t interval = static_cast<uint64_t>(cfg.accel.issue_interval_cycles);
-  const uint64_t transfers = ((warmup + measure) / interval + 2) / p2p_requests(p) + 2;
+  const uint64_t ports = static_cast<uint64_t>(f.network().topology().endpoint_first_port(1));
+  const uint64_t transfers = ((warmup + measure) / interval + 2) * ports / p2p_requests(p) + 2;
   // Consecutive addresses in endpoint 1's window, wrapping within the workload's footprint.
   const uint64_t footprint = std::max<uint64_t>(cfg.txn.footprint_bytes, p.bytes);
   const uint64_t slots = footprint / p.bytes;
@@ -216,7 +218,7 @@ BandwidthResult p2p_uniform_random(const config::Config& cfg, const P2pPoint& p,
   BandwidthResult out;
   out.window_cycles = r.window_cycles;
   out.payload_bytes_per_cycle =
-      static_cast<double>(bytes) / static_cast<double>(c.sw.ports) / static_cast<double>(r.window_cycles);
+      static_cast<double>(bytes) / static_cast<double>(f.network().endpoint_ports()) / static_cast<double>(r.window_cycles);
   const auto cls = static_cast<size_t>(data_class(p.op));
   out.efficiency = r.window_flits[cls]
                        ? static_cast<double>(r.window_payload[cls]) / (kTlFlitBytes * static_cast<double>(r.window_flits[cls]))

@@ -49,15 +49,16 @@ network::Topology with_engine_units(const network::Topology& base, int units) {
 TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   if (cfg_.sw.classes != 2 || cfg_.sw.queueing == core::Queueing::kFifo)
     throw std::logic_error("TxnFabric: the configuration must be validated with traffic.kind = transactions");
-  if (!cfg_.single_switch())
-    throw std::logic_error("TxnFabric: transactions run on one switch (validate() refuses other topologies)");
-  const int n = cfg_.sw.ports;
+  const bool single = cfg_.single_switch();
+  const int n = cfg_.endpoints();
   // Synthetic mixes never address a multicast window, so their fabrics are built without the
-  // reduction engine's units.
+  // reduction engine's units; on a network of switches the engine is not modelled yet (issue 19):
+  // multicast addresses get a decode error there.
   const endpoint::ReduceParams& rp = cfg_.accel.reduce;
-  const int units = synthetic || !rp.enable ? 0 : rp.units == 0 ? n : rp.units;
+  const int units = synthetic || !rp.enable || !single ? 0 : rp.units == 0 ? n : rp.units;
   core::SwitchParams sp = cfg_.sw;
   sp.watchdog_cycles = cfg_.watchdog_window();
+  sp.path_choice = static_cast<core::PathChoice>(cfg_.topo.multipath);
   if (units && !sp.routing_table.empty())
     for (int u = 0; u < units; ++u) sp.routing_table.push_back(n + u);
   network_ = std::make_unique<network::Network>(
@@ -65,18 +66,27 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
       [this, n](int p, core::Link& up, core::Link& down) {
         if (p < n) attach_link_layers(cfg_, p, up, down);
       });
-  core::SwitchCore& sw = network_->sw(0);
-  std::vector<int> route(n + units);
-  for (int d = 0; d < n + units; ++d) route[d] = sw.output_port(static_cast<uint32_t>(d));
-  for (int u = n; u < n + units; ++u)  // each unit's receive buffer is its own (reduce.rx_shared_flits)
-    sw.set_output_buffer(route[u], cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
+  const int ports = network_->endpoint_ports();
+  endpoint::AccelPorts layout;
+  layout.accelerators = n;
+  for (int p = 0; p < ports; ++p) layout.owner.push_back(network_->owner(p));
+  layout.select = static_cast<traffic::PortSelect>(cfg_.port_select);
+  layout.interleave_bytes = cfg_.interleave_bytes;
+  layout.inject_vcs = network_->topology().vc_classes == 2 ? cfg_.sw.vcs / 2 : cfg_.sw.vcs;
+  if (units) {
+    core::SwitchCore& sw = network_->sw(0);
+    for (int u = n; u < n + units; ++u)  // each unit's receive buffer is its own (reduce.rx_shared_flits)
+      sw.set_output_buffer(sw.output_port(static_cast<uint32_t>(u)), cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
+  }
   const double rate = cfg_.link_flits_per_cycle();
-  endpoints_ = std::make_unique<endpoint::AcceleratorEndpoints>(
-      cfg_.accel, txn_lanes(cfg_), n, units, route, synthetic ? &cfg_.txn : nullptr, cfg_.traffic, cfg_.measure,
-      cfg_.flit_bytes * rate, cfg_.watchdog_window());
-  for (int p = 0; p < n + units; ++p) endpoints_->connect(p, &network_->uplink(p), &network_->downlink(p));
+  endpoints_ = std::make_unique<endpoint::AcceleratorEndpoints>(cfg_.accel, txn_lanes(cfg_), layout,
+                                                                synthetic ? &cfg_.txn : nullptr, cfg_.traffic,
+                                                                cfg_.measure, cfg_.flit_bytes * rate, cfg_.watchdog_window());
+  for (int p = 0; p < ports; ++p) endpoints_->connect(p, &network_->uplink(p), &network_->downlink(p));
+  if (!single) return;  // (faults and partitions: topology.kind = single only, config/topology_params.cpp)
   // Partitions and port faults (doc/reliability.md): the switch reports the packets it does not
   // forward on one reject line per port, answered after its output pipeline and the port's downlink.
+  core::SwitchCore& sw = network_->sw(0);
   sw.set_faults(cfg_.faults);
   if (cfg_.faults.partitioned()) endpoints_->set_pods(cfg_.faults.pods);
   if (cfg_.faults.any())
@@ -138,31 +148,48 @@ std::string link_msg(const char* side, int port, uint64_t have, uint64_t capacit
 
 }  // namespace
 
+// Every channel of the network: the sender's credits, what is on the wire and what the receiver
+// holds (a switch input's occupancy, or an endpoint port's receive buffer) add up to the
+// receiver's buffer; then flits, requests and messages overall.
 std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
   std::vector<std::string> bad;
   const config::Config& cfg = f.config();
+  const network::Network& net = f.network();
   const endpoint::AcceleratorEndpoints& e = f.endpoints();
-  const int n = f.sw().ports();  // accelerators and engine units
-  const auto in_capacity = static_cast<uint64_t>(cfg.sw.buffer_flits());
-  const uint64_t out_reserved = static_cast<uint64_t>(cfg.sw.lanes()) * cfg.endpoint_rx.vc_flits;
   uint64_t in_links = 0;
-  for (int p = 0; p < n; ++p) {
-    const core::Link& up = f.uplink(p);
-    const core::Link& down = f.downlink(p);
-    const uint64_t a = e.source_credits(p).total() + up.credits().count() + up.flits_in_flight() +
-                       static_cast<uint64_t>(f.sw().occupancy(p));
-    if (a != in_capacity) bad.push_back(link_msg("input", p, a, in_capacity, "credits + in flight + occupancy"));
-    const uint64_t out_capacity =
-        out_reserved + static_cast<uint64_t>(p < e.accelerators() ? cfg.endpoint_rx.shared_flits
-                                                                   : cfg.accel.reduce.rx_shared_flits);
-    const uint64_t b = f.sw().output_credits(p).total() + down.credits().count() + down.flits_in_flight() +
-                       f.sw().egress_flits(p) + e.rx_held(p);
-    if (b != out_capacity)
-      bad.push_back(link_msg("output", p, b, out_capacity, "credits + in flight + pipeline + endpoint receive buffer"));
-    in_links += up.flits_in_flight() + down.flits_in_flight();
+  for (const network::Network::Channel& c : net.channels()) {
+    const core::Link& w = *c.wire;
+    uint64_t have = w.credits().count() + w.flits_in_flight();
+    uint64_t capacity = net.receiver_capacity(c);
+    if (c.from.is_switch) {
+      const core::SwitchCore& s = net.sw(c.from.id);
+      have += s.output_credits(c.from.port).total() + s.egress_flits(c.from.port);
+    } else {
+      have += e.source_credits(net.topology().endpoint_first_port(c.from.id) + c.from.port).total();
+    }
+    if (c.to.is_switch) {
+      have += static_cast<uint64_t>(net.sw(c.to.id).occupancy(c.to.port));
+    } else {
+      have += e.rx_held(net.topology().endpoint_first_port(c.to.id) + c.to.port);
+      if (c.to.id >= e.accelerators())  // an engine unit's own receive buffer
+        capacity += static_cast<uint64_t>(cfg.accel.reduce.rx_shared_flits) - static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
+    }
+    if (have != capacity) {
+      if (!c.from.is_switch)
+        bad.push_back(link_msg("input", c.to.port, have, capacity, "credits + in flight + occupancy"));
+      else if (!c.to.is_switch)
+        bad.push_back(link_msg("output", c.from.port, have, capacity,
+                               "credits + in flight + pipeline + endpoint receive buffer"));
+      else
+        bad.push_back("link " + c.from.name() + " -> " + c.to.name() + ": credits + in flight + pipeline + occupancy " +
+                      std::to_string(have) + " != buffer size " + std::to_string(capacity));
+    }
+    in_links += w.flits_in_flight();
   }
   const endpoint::TxnResult& r = e.result();
-  const uint64_t accounted = r.flits_received + in_links + f.sw().flits_inside() + f.sw().stats().flits_discarded;
+  uint64_t discarded = 0;
+  for (int s = 0; s < net.switches(); ++s) discarded += net.sw(s).stats().flits_discarded;
+  const uint64_t accounted = r.flits_received + in_links + net.flits_inside() + discarded;
   if (accounted != r.flits_sent)
     bad.push_back("flits: sent " + std::to_string(r.flits_sent) + " != received + in flight + discarded " +
                   std::to_string(accounted));
@@ -178,25 +205,31 @@ std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
 
 std::vector<std::string> check_txn_drained(const TxnFabric& f) {
   std::vector<std::string> bad = check_txn_conservation(f);
+  const network::Network& net = f.network();
   const endpoint::AcceleratorEndpoints& e = f.endpoints();
-  for (int p = 0; p < f.sw().ports(); ++p) {
+  const bool many = net.switches() > 1;
+  for (int p = 0; p < net.endpoint_ports(); ++p) {
+    const std::string who = "endpoint " + std::to_string(e.owner(p)) +
+                            (e.endpoint_ports() != e.endpoints() ? " port " + std::to_string(p) : std::string());
     const core::CreditPool& s = e.source_credits(p);
     if (s.total() != s.capacity())
-      bad.push_back("endpoint " + std::to_string(p) + ": " + std::to_string(s.total()) + " of " +
-                    std::to_string(s.capacity()) + " credits home");
-    const core::CreditPool& o = f.sw().output_credits(p);
-    if (o.total() != o.capacity())
-      bad.push_back("switch output " + std::to_string(p) + ": " + std::to_string(o.total()) + " of " +
-                    std::to_string(o.capacity()) + " credits home");
+      bad.push_back(who + ": " + std::to_string(s.total()) + " of " + std::to_string(s.capacity()) + " credits home");
     const core::CreditPool& sc = e.source_cmd_credits(p);
     if (sc.total() != sc.capacity())
-      bad.push_back("endpoint " + std::to_string(p) + ": " + std::to_string(sc.total()) + " of " +
-                    std::to_string(sc.capacity()) + " command credits home");
-    const core::CreditPool& oc = f.sw().output_cmd_credits(p);
-    if (oc.total() != oc.capacity())
-      bad.push_back("switch output " + std::to_string(p) + ": " + std::to_string(oc.total()) + " of " +
-                    std::to_string(oc.capacity()) + " command credits home");
+      bad.push_back(who + ": " + std::to_string(sc.total()) + " of " + std::to_string(sc.capacity()) +
+                    " command credits home");
   }
+  for (int sw = 0; sw < net.switches(); ++sw)
+    for (int o = 0; o < net.sw(sw).ports(); ++o) {
+      const std::string who = "switch " + (many ? std::to_string(sw) + " " : std::string()) + "output " + std::to_string(o);
+      const core::CreditPool& oc = net.sw(sw).output_credits(o);
+      if (oc.total() != oc.capacity())
+        bad.push_back(who + ": " + std::to_string(oc.total()) + " of " + std::to_string(oc.capacity()) + " credits home");
+      const core::CreditPool& occ = net.sw(sw).output_cmd_credits(o);
+      if (occ.total() != occ.capacity())
+        bad.push_back(who + ": " + std::to_string(occ.total()) + " of " + std::to_string(occ.capacity()) +
+                      " command credits home");
+    }
   if (e.transfers_in_flight() != 0) bad.push_back(std::to_string(e.transfers_in_flight()) + " transfers still in flight");
   if (e.tags_in_use() != 0) bad.push_back(std::to_string(e.tags_in_use()) + " requests still unanswered");
   if (e.tags_timed_out() != 0)

@@ -1,7 +1,8 @@
-// One switch carrying transactions: the switch core with two message classes (requests and
-// responses, each with `switch.vcs` lanes), one accelerator endpoint per port, and the 2N links,
-// built by the one network assembly (network/network.h) from a resolved Config with
-// traffic.kind = transactions. Run by the plain C++ driver
+// A network carrying transactions: the switches of the configuration's topology with two message
+// classes (requests and responses, each with `switch.vcs` lanes), the accelerator endpoints with
+// one port per endpoint link (several on planes), and the links, built by the one network assembly
+// (network/network.h) from a resolved Config with traffic.kind = transactions. On `single` the
+// reduction engine's units sit behind extra ports of the one switch. Run by the plain C++ driver
 // below (tests, the p2p table) or by the SystemC modules in systemc/sc/ (`upswitch run`, the
 // TLM-2.0 sockets); both give identical results.
 #pragma once
@@ -37,11 +38,13 @@ class TxnFabric {
   TxnFabric(const config::Config& cfg, bool synthetic);
 
   const config::Config& config() const { return cfg_; }
-  core::SwitchCore& sw() { return network_->sw(0); }
+  core::SwitchCore& sw() { return network_->sw(0); }  // the first (on `single`, the only) switch
   const core::SwitchCore& sw() const { return network_->sw(0); }
+  network::Network& network() { return *network_; }
   const network::Network& network() const { return *network_; }
   endpoint::AcceleratorEndpoints& endpoints() { return *endpoints_; }
   const endpoint::AcceleratorEndpoints& endpoints() const { return *endpoints_; }
+  // Endpoint port `port`'s links (Network numbering: endpoint-major).
   core::Link& uplink(int port) { return network_->uplink(port); }      // endpoint -> switch
   core::Link& downlink(int port) { return network_->downlink(port); }  // switch -> endpoint
   const core::Link& uplink(int port) const { return network_->uplink(port); }

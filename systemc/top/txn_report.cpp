@@ -6,6 +6,7 @@
 #include "config/param_table.h"
 #include "stats/registry.h"
 #include "top/link_layers.h"
+#include "top/network_report.h"
 #include "top/report.h"
 #include "top/txn_fabric.h"
 #include "version.h"
@@ -28,7 +29,9 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
   const config::Config& c = f.config();
   const endpoint::TxnResult& r = f.endpoints().result();
   const core::SwitchStats& s = f.sw().stats();
-  const int n = c.sw.ports;
+  const network::Network& net = f.network();
+  const bool single = c.single_switch();
+  const int n = f.endpoints().endpoint_ports() - f.endpoints().engine_units();  // accelerator ports
   const double ns_per_cycle = 1.0 / c.clock_ghz;
   const double window = static_cast<double>(r.window_cycles ? r.window_cycles : 1);
   const double port_cycles = window * n;
@@ -43,11 +46,15 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
     served += p.served_bytes;
   }
   stats::Registry reg;
-  reg.counter("switch.grants", &s.grants, "flits", "flits through the crossbar, whole run");
-  reg.per_port("switch.xbar_flits", &s.xbar_flits, "flits", "per output, measurement window");
-  reg.per_port("switch.credit_stall_cycles", &s.credit_stall_cycles, "cycles",
-               "per output: a flit waited for it and it had no downstream credit (window)");
-  reg.per_port("switch.peak_occupancy", &s.peak_occupancy, "flits", "per input buffer, whole run");
+  if (single) {
+    reg.counter("switch.grants", &s.grants, "flits", "flits through the crossbar, whole run");
+    reg.per_port("switch.xbar_flits", &s.xbar_flits, "flits", "per output, measurement window");
+    reg.per_port("switch.credit_stall_cycles", &s.credit_stall_cycles, "cycles",
+                 "per output: a flit waited for it and it had no downstream credit (window)");
+    reg.per_port("switch.peak_occupancy", &s.peak_occupancy, "flits", "per input buffer, whole run");
+  } else {
+    register_switch_stats(reg, net);
+  }
   reg.counter("accel.transfers_created", &r.transfers_created, "transfers", "whole run");
   reg.counter("accel.transfers_completed", &r.transfers_completed, "transfers", "whole run");
   reg.counter("accel.requests_issued", &r.requests_issued, "requests", "whole run");
@@ -108,13 +115,27 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
       {"completed_load", static_cast<double>(completed) / port_cycles / link_bytes_per_cycle},
       {"link_gbytes_per_s", link_bytes_per_cycle * gbytes},
       {"unit", "payload bytes over the measurement window; *_load as a fraction of the link's byte rate"}};
+  if (!single) {  // per endpoint as well (an endpoint has several links)
+    const double endpoints = f.endpoints().accelerators();
+    j["throughput"]["completed_gbytes_per_s_per_endpoint"] = static_cast<double>(completed) / window / endpoints * gbytes;
+    j["throughput"]["ports_per_endpoint"] = n / endpoints;
+    j["throughput"]["unit"] =
+        "payload bytes over the measurement window, per port (one endpoint link) or per endpoint; *_load as a "
+        "fraction of the link's byte rate";
+  }
   j["ops"] = ops;
   j["statuses"] = statuses;
   j["link"] = link;
   j["saturated"] = r.saturated;
   j["saturation_reason"] = r.saturation_reason;
   j["saturation"] = saturation_json(r.saturation);
-  j["switch"] = switch_summary_json(s, n, port_cycles);
+  if (single) {
+    j["switch"] = switch_summary_json(s, n, port_cycles);
+  } else {
+    j["switch"] = network_switch_json(net, window);
+    j["switches"] = switches_json(net, window);
+    j["topology"] = topology_json(net.topology(), c.flit_bytes * c.clock_ghz);
+  }
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
   j["sim"] = {{"cycles", r.end_cycle},
@@ -130,19 +151,27 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
   return j;
 }
 
+// One row per accelerator (its ports together on a network).
 std::string txn_ports_csv(const TxnFabric& f) {
   const config::Config& c = f.config();
   const endpoint::TxnResult& r = f.endpoints().result();
   const double w = static_cast<double>(r.window_cycles ? r.window_cycles : 1);
   std::ostringstream o;
   o.precision(6);
-  o << "port,offered_gbytes_per_s,completed_gbytes_per_s,served_gbytes_per_s,backlog_bytes_end\n";
-  for (int p = 0; p < c.sw.ports; ++p) {
-    const endpoint::TxnPortResult& pr = r.ports[p];
+  o << (c.single_switch() ? "port" : "endpoint")
+    << ",offered_gbytes_per_s,completed_gbytes_per_s,served_gbytes_per_s,backlog_bytes_end\n";
+  for (int p = 0; p < f.endpoints().accelerators(); ++p) {
+    const endpoint::TxnPortResult& pr = r.ports[static_cast<size_t>(p)];
     o << p << ',' << pr.offered_bytes / w * c.clock_ghz << ',' << pr.completed_bytes / w * c.clock_ghz << ','
       << pr.served_bytes / w * c.clock_ghz << ',' << pr.backlog_bytes_end << '\n';
   }
   return o.str();
+}
+
+std::string txn_links_csv(const TxnFabric& f) {
+  const endpoint::TxnResult& r = f.endpoints().result();
+  const config::Config& c = f.config();
+  return links_csv(f.network(), static_cast<double>(r.window_cycles), c.flit_bytes * c.clock_ghz, r.port_window_flits);
 }
 
 std::string txn_latency_histogram_csv(const TxnFabric& f) {
