@@ -19,7 +19,7 @@ namespace upswitch::testing {
 class RandomMix : public endpoint::TransferClient {
  public:
   RandomMix(top::TxnFabric& f, int depth, int per_port, uint64_t footprint)
-      : f_(f), n_(f.config().sw.ports), depth_(depth), per_port_(per_port), footprint_(footprint),
+      : f_(f), n_(f.config().endpoints()), depth_(depth), per_port_(per_port), footprint_(footprint),
         slots_(static_cast<size_t>(n_ * depth)), issued_(static_cast<size_t>(n_), 0), rng_(12345, 7) {}
 
   void start() {

@@ -45,8 +45,16 @@ TEST(TopoCli, TopologyErrorsAreOneLineAndExit2) {
                    "expected a multiple of topology.spines = 3", out);
   expect_bad_input("topo --set topology.kind=carousel --dot " + out.string(), "topology.kind", out);
   const fs::path run_out = scratch("topo_bad_run");
-  expect_bad_input("run --preset nvl72-rack --set traffic.kind=transactions --out " + run_out.string(),
-                   "memory transactions run on topology.kind = single only", run_out);
+  expect_bad_input("coll --preset nvl72-rack --out " + run_out.string(),
+                   "upswitch coll runs on topology.kind = single only in this version", run_out);
+  expect_bad_input("workload --preset ualink-pod --out " + run_out.string(),
+                   "upswitch workload runs on topology.kind = single only", run_out);
+  expect_bad_input("run --preset nvl72-rack --set traffic.kind=transactions --set endpoint.port_select=round_robin "
+                   "--out " + run_out.string(),
+                   "endpoint.port_select = round_robin with traffic.kind = transactions", run_out);
+  expect_bad_input("run --preset nvl72-rack --set traffic.kind=transactions --set routing.multipath=adaptive "
+                   "--out " + run_out.string(),
+                   "routing.multipath = adaptive with traffic.kind = transactions", run_out);
   expect_bad_input("run --preset ualink-pod --set switch.queueing=fifo --out " + run_out.string(),
                    "a fifo input has one credit class", run_out);
   expect_bad_input("run --preset tiny --set topology.kind=file --set topology.file=" + kTopologies +
@@ -82,6 +90,28 @@ TEST(TopoCli, ARunOnPlanesWritesTheNetworkFiles) {
   EXPECT_EQ(be32(20), 3u * 16 + 4 + 12);  // height
   const std::string ports = slurp(dir / "ports.csv");
   EXPECT_EQ(ports.rfind("port,endpoint,switch,switch_port,", 0), 0u);
+}
+
+TEST(TopoCli, TransactionsRunOnTwoTiersAndThePairTableOnPlanes) {
+  const fs::path dir = scratch("topo_txn");
+  const Result r = run("run --preset tiny --set traffic.kind=transactions --set topology.kind=two_tier "
+                       "--set topology.leaves=4 --set topology.endpoints_per_leaf=2 --set topology.spines=2 "
+                       "--set topology.uplinks_per_leaf=2 --set txn.load=0.3 --quiet --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir / "summary.json"));
+  EXPECT_EQ(j["topology"]["kind"], "two_tier");
+  EXPECT_EQ(j["switches"].size(), 6u);
+  EXPECT_TRUE(j["conservation"]["ok"].get<bool>());
+  EXPECT_EQ(j["statuses"]["okay"], j["stats"]["accel.requests_answered"]["value"]);
+  EXPECT_GT(j["throughput"]["completed_gbytes_per_s_per_endpoint"].get<double>(), 0.0);
+  EXPECT_NE(slurp(dir / "links.csv").find("sw0.p2,sw4.p0,inter_switch"), std::string::npos);
+  EXPECT_EQ(slurp(dir / "ports.csv").rfind("endpoint,", 0), 0u);
+
+  const fs::path p2p = scratch("topo_p2p");
+  const Result t = run("p2p --preset tiny --set topology.kind=planes --set topology.endpoints=4 "
+                       "--set topology.planes=4 --ops read --max-bytes 1024 --warmup-cycles 500 --measure-cycles 1000 --quiet --out " +
+                       p2p.string());
+  ASSERT_EQ(t.status, 0) << t.err;
 }
 
 }  // namespace

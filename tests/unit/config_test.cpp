@@ -4,6 +4,9 @@
 
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "config/param_table.h"
 #include "config/presets.h"
@@ -216,6 +219,30 @@ TEST(ConfigTxn, DefaultsParseAndValidate) {
   EXPECT_EQ(j["txn"]["atomic_op"], "add");
 }
 
+TEST(ConfigTxn, NetworksRefuseWhatWouldBreakTheOrderingRules) {
+  for (const auto& [key, value, what] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"endpoint.port_select", "least_loaded", "endpoint.port_select = least_loaded with traffic.kind = transactions"},
+           {"endpoint.interleave_bytes", "128", "endpoint.interleave_bytes = 128 with traffic.kind = transactions"},
+           {"routing.multipath", "round_robin", "routing.multipath = round_robin with traffic.kind = transactions"},
+           {"accel.max_outstanding", "2048", "exceed the 16-bit tag space"}}) {
+    Config c = default_config();
+    apply_preset(c, "nvl72-rack");
+    set_param(c, "traffic.kind", "transactions");
+    if (key == "accel.max_outstanding") {  // 36 GPUs with 2 links on each of 18 planes: 36 ports each
+      set_param(c, "topology.endpoints", "36");
+      set_param(c, "topology.links_per_plane", "2");
+    }
+    set_param(c, key, value);
+    EXPECT_NE(error_of([&] { validate(c); }).find(what), std::string::npos) << key;
+    // The same keys are fine for packets, and on one switch.
+    set_param(c, "traffic.kind", "packets");
+    if (key != "accel.max_outstanding") {
+      EXPECT_NO_THROW(validate(c)) << key;
+    }
+  }
+}
+
 TEST(ConfigTxn, ClassesAreTwoForTransactions) {
   Config c = txn_config();
   validate(c);
@@ -227,13 +254,7 @@ TEST(ConfigTxn, ClassesAreTwoForTransactions) {
     Config pc = default_config();
     apply_preset(pc, p.name);
     set_param(pc, "traffic.kind", "transactions");
-    if (pc.topo.kind != network::TopologyKind::kSingle) {  // not yet on many switches: refused in one line
-      EXPECT_NE(error_of([&] { validate(pc); }).find("memory transactions run on topology.kind = single"),
-                std::string::npos)
-          << p.name;
-      continue;
-    }
-    EXPECT_NO_THROW(validate(pc)) << p.name;
+    EXPECT_NO_THROW(validate(pc)) << p.name;  // every preset, rack networks included
     EXPECT_EQ(pc.sw.classes, 2) << p.name;
   }
 }
