@@ -14,7 +14,8 @@ nccl-tests' -c 0; the tests check them).
 The `networks` set runs many-switch topologies (issue 18): the GB200 NVL72 rack (72 GPUs on 18
 switch planes) with uniform packets at half the link rate, the 128-accelerator UALink pod and
 the pod scaled to 1,024 accelerators on 4 planes of 1,024-port switches, and the 256-GPU
-two-tier SuperPOD (fewer cycles each: these are the largest runs).
+two-tier SuperPOD, and memory transactions (reads and writes at half the link rate) across the
+rack (fewer cycles each: these are the largest runs).
 
 Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json]
                         [--set standard|scaling|load|transactions|collectives|networks|all]
@@ -66,6 +67,7 @@ NETWORKS = [
     ("ualink-pod-1024x4-0.5", ["preset=ualink-pod", "topology.endpoints=1024", "switch.ports=1024",
                                "traffic.rate=0.5"], 2000),
     ("superpod-256-0.3", ["preset=superpod-256", "traffic.rate=0.3"], 4000),
+    ("nvl72-rack-txn-0.5", ["preset=nvl72-rack", "traffic.kind=transactions", "txn.load=0.5"], 4000),
 ]
 
 
@@ -140,7 +142,8 @@ def run_collective(binary, name, algo, ranks=72, size="16M"):
 
 def run_one(binary, name, sets, cycles, kernel):
     s, wall, rss = run_process(binary, name, sets, cycles, kernel)
-    delivered = s["stats"]["endpoints.flits_delivered"]["value"]
+    txn = s.get("traffic_kind") == "transactions"
+    delivered = s["stats"]["accel.flits_sent" if txn else "endpoints.flits_delivered"]["value"]
     sim_wall = s["sim"]["wall_seconds"]
     return {
         "scenario": name, "kernel": kernel, "overrides": sets,
@@ -150,7 +153,8 @@ def run_one(binary, name, sets, cycles, kernel):
         "cycles_per_second": s["sim"]["cycles_per_second"],
         "flits_delivered_per_second": delivered / sim_wall if sim_wall > 0 else None,
         "peak_rss_mib": rss,
-        "accepted": s["throughput"]["accepted"], "saturated": s["saturated"],
+        "accepted": s["throughput"]["completed_load" if txn else "accepted"], "saturated": s["saturated"],
+        "transfers_per_second": s["sim"].get("transfers_per_second"),
     }
 
 
