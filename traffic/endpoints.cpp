@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "core/bits.h"
 
 namespace upswitch::traffic {
 
@@ -166,26 +165,14 @@ int TrafficEndpoints::select_port(int e, const PacketDesc& d) {
       return first + q;
     }
     case PortSelect::kRoundRobin: return first + static_cast<int>(st.rr++ % static_cast<uint32_t>(k));
-    case PortSelect::kHash: {
-      const uint64_t x = core::mix64(static_cast<uint64_t>(e) << 16 | d.dst);
-      return first + static_cast<int>(x % static_cast<uint64_t>(k));
-    }
+    case PortSelect::kHash: return hash_port(first, k, e, d.dst);
     case PortSelect::kLeastLoaded: break;
   }
   // The port with the fewest flits waiting, then the most credits; ties rotate.
-  const uint32_t start = st.rr++ % static_cast<uint32_t>(k);
-  int best = -1;
-  int64_t best_load = 0;
-  for (int j = 0; j < k; ++j) {
-    const int p = first + static_cast<int>((start + static_cast<uint32_t>(j)) % static_cast<uint32_t>(k));
+  return least_loaded_port(first, k, st.rr++ % static_cast<uint32_t>(k), [&](int p) {
     const Source& s = src_[p];
-    const int64_t load = static_cast<int64_t>(s.backlog) * 1024 - static_cast<int64_t>(s.credits.total());
-    if (best < 0 || load < best_load) {
-      best = p;
-      best_load = load;
-    }
-  }
-  return best;
+    return static_cast<int64_t>(s.backlog) * 1024 - static_cast<int64_t>(s.credits.total());
+  });
 }
 
 // Port p's arrival process creates a packet for its endpoint, which queues it on the port that

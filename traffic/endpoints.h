@@ -15,6 +15,7 @@
 #include "traffic/injection.h"
 #include "traffic/packet_ring.h"
 #include "traffic/packet_sizes.h"
+#include "traffic/port_select.h"
 #include "traffic/rng.h"
 #include "traffic/run_result.h"
 #include "traffic/traffic_params.h"
@@ -33,9 +34,6 @@ class IntegrityError : public std::logic_error {
  public:
   using std::logic_error::logic_error;
 };
-
-// Which of an endpoint's ports carries a packet (endpoint.port_select; doc/topology.md).
-enum class PortSelect { kAddress, kRoundRobin, kHash, kLeastLoaded };
 
 // Endpoints with several ports (one per plane link): the endpoint each port belongs to, in
 // endpoint-major order, and how a port is chosen for each packet.

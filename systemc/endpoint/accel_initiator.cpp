@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/bits.h"
 #include "endpoint/accelerators.h"
 #include "tl/request_rules.h"
 
@@ -82,23 +81,13 @@ int AcceleratorEndpoints::select_port(int e, const tl::Message& m) {
       return node.first_port + static_cast<int>((m.addr / static_cast<uint64_t>(interleave_bytes_)) % static_cast<uint64_t>(k));
     case traffic::PortSelect::kRoundRobin:
       return node.first_port + static_cast<int>(node.port_rr++ % static_cast<uint32_t>(k));
-    case traffic::PortSelect::kHash:
-      return node.first_port + static_cast<int>(core::mix64(static_cast<uint64_t>(e) << 16 | m.dst) % static_cast<uint64_t>(k));
+    case traffic::PortSelect::kHash: return traffic::hash_port(node.first_port, k, e, m.dst);
     case traffic::PortSelect::kLeastLoaded: break;
   }
-  const uint32_t start = node.port_rr++ % static_cast<uint32_t>(k);
-  int best = -1;
-  int64_t best_load = 0;
-  for (int j = 0; j < k; ++j) {
-    const int p = node.first_port + static_cast<int>((start + static_cast<uint32_t>(j)) % static_cast<uint32_t>(k));
+  return traffic::least_loaded_port(node.first_port, k, node.port_rr++ % static_cast<uint32_t>(k), [&](int p) {
     const Port& port = ports_[p];
-    const int64_t load = static_cast<int64_t>(port.tx_work) * 1024 - static_cast<int64_t>(port.credits.total());
-    if (best < 0 || load < best_load) {
-      best = p;
-      best_load = load;
-    }
-  }
-  return best;
+    return static_cast<int64_t>(port.tx_work) * 1024 - static_cast<int64_t>(port.credits.total());
+  });
 }
 
 // Issues requests of the oldest unissued transfers while tags are free: as many per

@@ -28,7 +28,7 @@
 #include "tl/packet_format.h"
 #include "tl/sparse_memory.h"
 #include "traffic/destinations.h"
-#include "traffic/endpoints.h"
+#include "traffic/port_select.h"
 #include "traffic/rng.h"
 #include "traffic/traffic_params.h"
 
