@@ -7,13 +7,6 @@
 
 namespace upswitch::endpoint {
 
-AccelPorts AccelPorts::one_each(int accelerators, int units) {
-  AccelPorts l;
-  l.accelerators = accelerators;
-  for (int p = 0; p < accelerators + units; ++p) l.owner.push_back(p);
-  return l;
-}
-
 AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayout& lanes, const AccelPorts& layout,
                                            const TxnWorkload* workload, const traffic::TrafficParams& pattern,
                                            const traffic::MeasureParams& measure, double link_bytes_per_cycle,

@@ -72,8 +72,6 @@ struct AccelPorts {
   traffic::PortSelect select = traffic::PortSelect::kAddress;
   int interleave_bytes = 256;  // select = address: bytes of a window on one port before the next
   int inject_vcs = 0;          // VCs per message class a request may take (the lower class with datelines); 0 = all
-  // One switch, one port per endpoint: owner[p] = p.
-  static AccelPorts one_each(int accelerators, int units);
 };
 
 class AcceleratorEndpoints {

@@ -139,53 +139,23 @@ bool TxnFabric::run_until_idle(uint64_t max_cycles, CycleHook* hook) {
   return false;
 }
 
-namespace {
-
-std::string link_msg(const char* side, int port, uint64_t have, uint64_t capacity, const char* what) {
-  return std::string(side) + " link of port " + std::to_string(port) + ": " + what + " " + std::to_string(have) +
-         " != buffer size " + std::to_string(capacity);
-}
-
-}  // namespace
-
-// Every channel of the network: the sender's credits, what is on the wire and what the receiver
-// holds (a switch input's occupancy, or an endpoint port's receive buffer) add up to the
-// receiver's buffer; then flits, requests and messages overall.
+// Every channel of the network (top/conservation.h), with what the endpoints' receive buffers
+// hold; then flits, requests and messages overall.
 std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
   std::vector<std::string> bad;
   const config::Config& cfg = f.config();
   const network::Network& net = f.network();
   const endpoint::AcceleratorEndpoints& e = f.endpoints();
-  uint64_t in_links = 0;
-  for (const network::Network::Channel& c : net.channels()) {
-    const core::Link& w = *c.wire;
-    uint64_t have = w.credits().count() + w.flits_in_flight();
-    uint64_t capacity = net.receiver_capacity(c);
-    if (c.from.is_switch) {
-      const core::SwitchCore& s = net.sw(c.from.id);
-      have += s.output_credits(c.from.port).total() + s.egress_flits(c.from.port);
-    } else {
-      have += e.source_credits(net.topology().endpoint_first_port(c.from.id) + c.from.port).total();
-    }
-    if (c.to.is_switch) {
-      have += static_cast<uint64_t>(net.sw(c.to.id).occupancy(c.to.port));
-    } else {
-      have += e.rx_held(net.topology().endpoint_first_port(c.to.id) + c.to.port);
-      if (c.to.id >= e.accelerators())  // an engine unit's own receive buffer
-        capacity += static_cast<uint64_t>(cfg.accel.reduce.rx_shared_flits) - static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
-    }
-    if (have != capacity) {
-      if (!c.from.is_switch)
-        bad.push_back(link_msg("input", c.to.port, have, capacity, "credits + in flight + occupancy"));
-      else if (!c.to.is_switch)
-        bad.push_back(link_msg("output", c.from.port, have, capacity,
-                               "credits + in flight + pipeline + endpoint receive buffer"));
-      else
-        bad.push_back("link " + c.from.name() + " -> " + c.to.name() + ": credits + in flight + pipeline + occupancy " +
-                      std::to_string(have) + " != buffer size " + std::to_string(capacity));
-    }
-    in_links += w.flits_in_flight();
-  }
+  const uint64_t in_links = check_channels(
+      net, [&](int p) -> uint64_t { return e.source_credits(p).total(); }, [&](int p) { return e.rx_held(p); },
+      [&](const network::Network::Channel& c) {
+        uint64_t capacity = net.receiver_capacity(c);
+        if (!c.to.is_switch && c.to.id >= e.accelerators())  // an engine unit's own receive buffer
+          capacity += static_cast<uint64_t>(cfg.accel.reduce.rx_shared_flits) -
+                      static_cast<uint64_t>(cfg.endpoint_rx.shared_flits);
+        return capacity;
+      },
+      "credits + in flight + pipeline + endpoint receive buffer", bad);
   const endpoint::TxnResult& r = e.result();
   uint64_t discarded = 0;
   for (int s = 0; s < net.switches(); ++s) discarded += net.sw(s).stats().flits_discarded;
