@@ -2,6 +2,8 @@
 #include "core/switch_core.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace upswitch::core {
 
@@ -15,7 +17,7 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     route_.assign(dests, -1);
     for (size_t d = 0; d < dests; ++d) {
       const uint32_t k = route_begin_[d + 1] - route_begin_[d];
-      if (k == 0) throw std::invalid_argument("SwitchCore: no route to endpoint " + std::to_string(d));
+      if (k == 0) continue;  // unreachable from here (another plane's engine unit): route_in() refuses it
       for (uint32_t j = route_begin_[d]; j < route_begin_[d + 1]; ++j)
         if (route_ports_[j] >= n_) throw std::invalid_argument("SwitchCore: route to a port beyond the switch");
       route_[d] = route_ports_[route_begin_[d]];
@@ -28,6 +30,8 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   }
   if (route_.empty())
     for (int d = 0; d < n_; ++d) route_.push_back(d);
+  if (std::all_of(route_.begin(), route_.end(), [](int r) { return r < 0; }))
+    throw std::invalid_argument("SwitchCore: no route to any endpoint");
   if (p_.vc_classes == 2 && p_.queueing != Queueing::kVc)
     throw std::invalid_argument("SwitchCore: VC classes (datelines) need vc queueing");
   if (p_.vc_classes == 2 && p_.dateline_ports.size() != static_cast<size_t>(n_))
@@ -338,6 +342,11 @@ uint64_t SwitchCore::next_activity(uint64_t t) const {
     if (egress_flits_) next = std::min(next, egress_[i].next_due());
   }
   return std::max(next, t + 1);
+}
+
+void SwitchCore::unroutable(const Flit& f) const {
+  throw std::logic_error("SwitchCore: a flit for endpoint " + std::to_string(f.dst) +
+                         ", which this switch has no route to (a model defect: senders never address it here)");
 }
 
 }  // namespace upswitch::core

@@ -93,6 +93,7 @@ class SwitchCore {
   // destination's routes, the body follows it) and joins its queue unless its packet is not
   // forwarded.
   void route_in(int input, Flit f, uint64_t t) {
+    if (route_[f.dst] < 0) unroutable(f);
     if (!multipath_) {
       f.out = static_cast<uint16_t>(route_[f.dst]);
     } else {
@@ -103,6 +104,7 @@ class SwitchCore {
     if (!filtering_ || !discard(input, f, t)) enqueue(input, f);
   }
   int choose_output(int input, const Flit& head);
+  [[noreturn]] void unroutable(const Flit& f) const;
   // switch_faults.cpp
   uint8_t classify(int input, const Flit& head, uint64_t t) const;
   bool discard(int input, const Flit& f, uint64_t t);
@@ -110,7 +112,7 @@ class SwitchCore {
 
   SwitchParams p_;
   int n_, v_, words_;
-  std::vector<int> route_;  // per destination: its (first) output port
+  std::vector<int> route_;  // per destination: its (first) output port, -1 = unreachable from here
   // Multipath (a network of switches): per destination its output ports, as in SwitchParams.
   bool multipath_ = false;
   std::vector<uint32_t> route_begin_;

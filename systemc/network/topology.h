@@ -67,6 +67,7 @@ struct Topology {
   std::vector<EndpointSpec> endpoints;
   std::vector<LinkSpec> links;
   int vc_classes = 1;  // 2 when some link is a dateline: each class has half of every hop's VCs
+  bool up_down = false;  // routes computed over switch levels (compute_routes); tables count as shortest paths
 
   // Routes: for switch s and destination endpoint d, the output ports of s on a path to d (more
   // than one = equal-cost choices, taken by routing.multipath). Flat: route_ports[route_begin[i]
@@ -121,6 +122,11 @@ void compute_routes(Topology& t, bool up_down);
 // Every switch reached from an endpoint port has a route to every endpoint, and every route
 // leads there without a loop; throws TopologyError naming the pair otherwise.
 void check_routes(const Topology& t);
+// Attaches one single-port endpoint to each switch listed (in order, at a new port of that switch,
+// on a link of one flit per cycle with the given latencies) and routes to them the way the
+// topology's routes were computed, keeping every existing route. Returns the first new endpoint's
+// id. A switch that has no path to a new endpoint (another plane) gets no route to it.
+int attach_endpoints(Topology& t, const std::vector<int>& at_switch, int latency_cycles, int credit_delay_cycles);
 
 // network/deadlock_check.cpp: a cycle in the channel dependency graph of the routing (per VC
 // class, datelines moving packets to the upper class), as "sw0.p9 -> sw1.p9 -> ... -> sw0.p9";
