@@ -204,8 +204,9 @@ std::vector<ParamSpec> build_table() {
                          "destinations, facts 2.4; doc/reduction.md). Off: multicast addresses get a decode error. "
                          "Synthetic transaction mixes never use it and run without it."));
   t.push_back(int_param("reduce.units", [](Config& c) -> int& { return c.accel.reduce.units; }, 0, 0, 1024, "units",
-                        "Engine units, each attached to the crossbar like a port (one flit per cycle each way); "
-                        "port p's multicast requests go to unit p mod units. 0 = one per switch port."));
+                        "Engine units in every switch that accelerators attach to, each attached to the crossbar "
+                        "like a port (one flit per cycle each way); that switch's k-th accelerator port sends its "
+                        "multicast requests to unit k mod units. 0 = one per accelerator port of the switch."));
   t.push_back(int_param("reduce.contexts", [](Config& c) -> int& { return c.accel.reduce.contexts; }, 256, 1, 65535,
                         "contexts",
                         "Multicast operations (one request of up to 256 B each) a unit holds at once, from accepting "
@@ -219,8 +220,9 @@ std::vector<ParamSpec> build_table() {
                         4, 0, 1024, "cycles",
                         "From the last member's data reduced (or the last member's answer) to the response ready."));
   t.push_back(int_param("reduce.groups", [](Config& c) -> int& { return c.accel.reduce.groups; }, 64, 1, 1024, "groups",
-                        "Entries of the multicast group table; group g owns the address window after the "
-                        "accelerators' windows: accel.window_base + (switch.ports + g) x accel.window_bytes."));
+                        "Entries of the multicast group table (every switch holds the same table); group g owns the "
+                        "address window after the E accelerators' windows: accel.window_base + (E + g) x "
+                        "accel.window_bytes."));
   t.push_back(int_param("reduce.rx_shared_flits", [](Config& c) -> int& { return c.accel.reduce.rx_shared_flits; }, 384,
                         0, 1 << 20, "flits",
                         "Each unit's receive buffer shared by its lanes, beside endpoint.rx_vc_flits reserved per lane "

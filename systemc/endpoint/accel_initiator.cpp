@@ -67,6 +67,20 @@ void AcceleratorEndpoints::generate(int p, uint64_t t) {
   port.next_arrival = t + 1 + port.rng.geometric_log(log_q_);
 }
 
+// Requests spread over the VCs by 256 B region. With k ports interleaved by address, each port
+// carries every k-th stripe of the stream, and the plain region index would put a port's requests
+// on few VCs (4 ports and 4 VCs: one each); so the VC follows the region's index within its port's
+// own stream, as if that port were an endpoint of its own. One region: one VC; one port: the
+// plain region index.
+int AcceleratorEndpoints::region_vc(int nports, uint64_t addr) const {
+  uint64_t r = addr >> 8;
+  if (nports > 1) {
+    const uint64_t per = std::max<uint64_t>(1, static_cast<uint64_t>(interleave_bytes_) >> 8);  // regions per stripe
+    r = r / per / static_cast<uint64_t>(nports) * per + r % per;
+  }
+  return static_cast<int>(r % static_cast<uint64_t>(inject_vcs_));
+}
+
 // The port a request leaves on (endpoint.port_select; doc/topology.md): `address` interleaves
 // the target's window over the ports every endpoint.interleave_bytes, so one address always takes
 // the same port; `hash` keeps one source-destination pair on one port (tl.strict_order forces
@@ -143,11 +157,16 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
   }
   ++result_.requests_issued;
 
-  // A multicast address goes to this port's engine unit (a decode error when there is none).
+  // A multicast address goes to an engine unit of the switch the request enters (a decode error
+  // when there is none). Its port follows the address, whichever endpoint.port_select says, so
+  // one 256 B region of a group window always takes one port and one unit (doc/reduction.md).
   int owner = map_.owner(addr);
-  if (owner < 0 && map_.group(addr) >= 0 && n_ > nacc_) {
+  int out = -1;
+  if (owner < 0 && map_.group(addr) >= 0 && !engine_unit_.empty()) {
     m.mc = true;
-    owner = unit_of(p);
+    out = port.first_port + static_cast<int>((addr / static_cast<uint64_t>(interleave_bytes_)) %
+                                             static_cast<uint64_t>(port.nports));
+    owner = engine_unit_[static_cast<size_t>(out)];
   }
   tl::Status st = tl::check_request(m);
   if (st == tl::Status::kOkay && owner < 0) st = tl::Status::kDecodeError;
@@ -159,8 +178,8 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
     return;
   }
   m.dst = static_cast<uint16_t>(owner);
-  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : (addr >> 8) % static_cast<uint64_t>(inject_vcs_));
-  const int out = select_port(p, m);
+  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : region_vc(port.nports, addr));
+  if (out < 0) out = select_port(p, m);
   m.compressed = ap_.compression && tl::compressible(m) && ports_[out].cache.access(addr);
   enqueue(out, lane_of(0, m.vc), h);
   if (ap_.completion_timeout_cycles) port.timer.arm(tag, t + ap_.completion_timeout_cycles);

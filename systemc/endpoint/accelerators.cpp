@@ -18,6 +18,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
       select_(ap.strict_order ? traffic::PortSelect::kHash : layout.select),
       interleave_bytes_(std::max(1, layout.interleave_bytes)),
       inject_vcs_(layout.inject_vcs > 0 ? layout.inject_vcs : lanes.vcs),
+      engine_unit_(layout.engine_unit),
       synthetic_(workload != nullptr),
       wl_(workload ? *workload : TxnWorkload{}),
       dests_(pattern, layout.accelerators, measure.seed),
@@ -91,6 +92,10 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     node.timer.reset(tags);
     node.completer_room = ap.completer_queue * node.nports;
   }
+  if (!engine_unit_.empty() && engine_unit_.size() != ports_.size())
+    throw std::logic_error("AcceleratorEndpoints: AccelPorts::engine_unit needs one entry per port");
+  for (int u : engine_unit_)
+    if (u != -1 && (u < nacc_ || u >= n_)) throw std::logic_error("AcceleratorEndpoints: engine_unit names no engine unit");
   result_.ports.resize(static_cast<size_t>(n_));
   result_.port_window_flits.assign(ports_.size(), 0);
   if (synthetic_ && window_begin_ == 0) advance_phase(0);

@@ -72,6 +72,9 @@ struct AccelPorts {
   traffic::PortSelect select = traffic::PortSelect::kAddress;
   int interleave_bytes = 256;  // select = address: bytes of a window on one port before the next
   int inject_vcs = 0;          // VCs per message class a request may take (the lower class with datelines); 0 = all
+  // Per port: the engine unit (an endpoint id) that serves the multicast requests leaving on it,
+  // -1 = none; empty = no reduction engine.
+  std::vector<int> engine_unit;
 };
 
 class AcceleratorEndpoints {
@@ -118,14 +121,18 @@ class AcceleratorEndpoints {
   }
   int accelerators() const { return nacc_; }
   int engine_units() const { return n_ - nacc_; }
-  // The engine unit that serves accelerator p's multicast requests (an endpoint id), or -1.
-  int unit_of(int p) const { return n_ > nacc_ ? nacc_ + p % (n_ - nacc_) : -1; }
+  // The engine unit that serves the multicast requests leaving on endpoint port `port` (an
+  // endpoint id), or -1.
+  int unit_of_port(int port) const {
+    return engine_unit_.empty() ? -1 : engine_unit_[static_cast<size_t>(port)];
+  }
   tl::SparseMemory& memory(int e) { return nodes_[static_cast<size_t>(e)].memory; }
   // Per endpoint (TxnResult::ports is indexed by endpoint id).
   const TxnResult& result() const { return result_; }
   // Endpoint ports: their count, owner and the credits of each (the rest of this block is per port).
   int endpoint_ports() const { return static_cast<int>(ports_.size()); }
   int owner(int port) const { return ports_[static_cast<size_t>(port)].owner; }
+  int ports_of(int e) const { return nodes_[static_cast<size_t>(e)].nports; }
   const core::CreditPool& source_credits(int port) const { return ports_[port].credits; }
   const core::CreditPool& source_cmd_credits(int port) const { return ports_[port].cmd; }
   // Flits received on `port` whose credit has not been sent back yet (receive-buffer occupancy).
@@ -228,6 +235,7 @@ class AcceleratorEndpoints {
   void issue(int e, uint64_t t);
   void issue_one(int e, uint64_t t);
   int select_port(int e, const tl::Message& m);
+  int region_vc(int nports, uint64_t addr) const;
   void fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len);
   void complete_request(int p, uint32_t h, uint64_t t);
   void finish_transfer(uint32_t tr, uint64_t t);
@@ -280,6 +288,7 @@ class AcceleratorEndpoints {
   traffic::PortSelect select_;
   int interleave_bytes_;
   int inject_vcs_;
+  std::vector<int> engine_unit_;  // AccelPorts::engine_unit
   tl::AddressMap map_;
   bool synthetic_;
   TxnWorkload wl_;

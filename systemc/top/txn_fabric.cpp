@@ -23,25 +23,47 @@ endpoint::LaneLayout txn_lanes(const config::Config& cfg) {
 
 namespace {
 
-// The configuration's network with the reduction engine's units as endpoints of their own
-// behind extra switch ports, on internal links of one flit per cycle and one cycle each way
-// (doc/reduction.md).
-network::Topology with_engine_units(const network::Topology& base, int units) {
-  network::Topology t = base;
-  if (units == 0) return t;
-  network::SwitchSpec& sw = t.switches.at(0);
-  for (int u = 0; u < units; ++u) {
-    network::LinkSpec l;
-    l.a = network::PortRef{false, t.num_endpoints(), 0};
-    l.b = network::PortRef{true, 0, sw.ports++};
-    l.latency_cycles = 1;
-    l.credit_delay_cycles = 1;
-    l.gbytes_per_s = 0;  // one flit per cycle
-    t.endpoints.push_back(network::EndpointSpec{1});
-    t.links.push_back(l);
+// The reduction engine's placement (doc/reduction.md "Across many switches"): `reduce.units`
+// units in every switch that accelerators attach to (0: one per accelerator port of that
+// switch), each an endpoint of its own behind an extra switch port, on an internal link of one
+// flit per cycle and one cycle each way. An accelerator port's multicast requests go to a unit of
+// the switch at the port's other end, the k-th accelerator port of that switch to its unit k mod
+// units.
+struct EnginePlacement {
+  network::Topology topo;
+  std::vector<int> unit_for_port;  // per accelerator port: the engine unit (endpoint id) serving it
+  std::vector<std::pair<int, int>> unit_at;  // per unit: (switch, port)
+};
+
+EnginePlacement place_engine(const network::Topology& base, int units_param, bool enable) {
+  EnginePlacement e{base, {}, {}};
+  if (!enable) return e;
+  network::Topology& t = e.topo;
+  const int n = t.num_endpoints();
+  std::vector<std::vector<int>> ports_at(t.switches.size());  // accelerator ports per switch, in order
+  for (int a = 0; a < n; ++a)
+    for (int k = 0; k < t.endpoints[static_cast<size_t>(a)].ports; ++k) {
+      const network::PortRef r = t.peer(network::PortRef{false, a, k});
+      if (r.is_switch) ports_at[static_cast<size_t>(r.id)].push_back(t.endpoint_first_port(a) + k);
+    }
+  std::vector<int> at_switch;
+  std::vector<int> first_unit(t.switches.size(), 0), count(t.switches.size(), 0);
+  for (size_t s = 0; s < t.switches.size(); ++s) {
+    if (ports_at[s].empty()) continue;
+    count[s] = units_param == 0 ? static_cast<int>(ports_at[s].size()) : units_param;
+    first_unit[s] = n + static_cast<int>(at_switch.size());
+    for (int u = 0; u < count[s]; ++u) {
+      at_switch.push_back(static_cast<int>(s));
+      e.unit_at.emplace_back(static_cast<int>(s), t.switches[s].ports + u);
+    }
   }
-  t.finish();
-  return t;
+  e.unit_for_port.assign(static_cast<size_t>(t.endpoint_ports()), -1);
+  for (size_t s = 0; s < t.switches.size(); ++s)
+    for (size_t i = 0; i < ports_at[s].size(); ++i)
+      e.unit_for_port[static_cast<size_t>(ports_at[s][i])] = first_unit[s] + static_cast<int>(i) % count[s];
+  network::attach_endpoints(t, at_switch, 1, 1);
+  e.unit_for_port.resize(static_cast<size_t>(t.endpoint_ports()), -1);  // the units' own ports
+  return e;
 }
 
 }  // namespace
@@ -52,17 +74,17 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   const bool single = cfg_.single_switch();
   const int n = cfg_.endpoints();
   // Synthetic mixes never address a multicast window, so their fabrics are built without the
-  // reduction engine's units; on a network of switches the engine is not modelled yet (issue 19):
-  // multicast addresses get a decode error there.
+  // reduction engine's units.
   const endpoint::ReduceParams& rp = cfg_.accel.reduce;
-  const int units = synthetic || !rp.enable || !single ? 0 : rp.units == 0 ? n : rp.units;
+  const EnginePlacement engine = place_engine(cfg_.network(), rp.units, !synthetic && rp.enable);
+  const int units = static_cast<int>(engine.unit_at.size());
   core::SwitchParams sp = cfg_.sw;
   sp.watchdog_cycles = cfg_.watchdog_window();
   sp.path_choice = static_cast<core::PathChoice>(cfg_.topo.multipath);
-  if (units && !sp.routing_table.empty())
+  if (units && !sp.routing_table.empty())  // single: units behind ports n .. n + units - 1
     for (int u = 0; u < units; ++u) sp.routing_table.push_back(n + u);
   network_ = std::make_unique<network::Network>(
-      with_engine_units(cfg_.network(), units), sp, cfg_.endpoint_rx, cfg_.flit_bytes * cfg_.clock_ghz,
+      engine.topo, sp, cfg_.endpoint_rx, cfg_.flit_bytes * cfg_.clock_ghz,
       [this, n](int p, core::Link& up, core::Link& down) {
         if (p < n) attach_link_layers(cfg_, p, up, down);
       });
@@ -73,11 +95,9 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   layout.select = static_cast<traffic::PortSelect>(cfg_.port_select);
   layout.interleave_bytes = cfg_.interleave_bytes;
   layout.inject_vcs = network_->topology().vc_classes == 2 ? cfg_.sw.vcs / 2 : cfg_.sw.vcs;
-  if (units) {
-    core::SwitchCore& sw = network_->sw(0);
-    for (int u = n; u < n + units; ++u)  // each unit's receive buffer is its own (reduce.rx_shared_flits)
-      sw.set_output_buffer(sw.output_port(static_cast<uint32_t>(u)), cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
-  }
+  layout.engine_unit = engine.unit_for_port;
+  for (const auto& [s, q] : engine.unit_at)  // each unit's receive buffer is its own (reduce.rx_shared_flits)
+    network_->sw(s).set_output_buffer(q, cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
   const double rate = cfg_.link_flits_per_cycle();
   endpoints_ = std::make_unique<endpoint::AcceleratorEndpoints>(cfg_.accel, txn_lanes(cfg_), layout,
                                                                 synthetic ? &cfg_.txn : nullptr, cfg_.traffic,
