@@ -66,8 +66,12 @@ top::CollTableOptions coll_table_options(const CollCliOptions& o) {
         bad("--algo '" + o.algos + "': expected all or a comma-separated list of ring, oneshot, switch");
       t.algos.push_back(a);
     }
+  std::string perr;
+  if (!top::parse_placement(o.placement, t.placement, perr)) bad("--placement '" + o.placement + "': " + perr);
+  const bool list = t.placement.kind == top::Placement::Kind::kList;
+  const std::string ranks = list && !o.ranks_given ? std::to_string(t.placement.list.size()) : o.ranks;
   t.group_sizes.clear();
-  for (const std::string& s : split_list(o.ranks)) {
+  for (const std::string& s : split_list(ranks)) {
     int n = 0;
     try {
       size_t pos = 0;
@@ -97,7 +101,11 @@ void add_coll_selection_options(CLI::App* cmd, CollCliOptions& o) {
                   "all, or a comma-separated list of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all "
                   "(default " + o.colls + ")");
   cmd->add_option("--algo", o.algos, "all, or a comma-separated list of ring, oneshot, switch (default " + o.algos + ")");
-  cmd->add_option("--ranks", o.ranks, "Group sizes, comma-separated (ranks 0 .. n-1; default " + o.ranks + ")");
+  cmd->add_option("--ranks", o.ranks, "Group sizes, comma-separated (default " + o.ranks + "; with a --placement list, its length)")
+      ->each([&o](const std::string&) { o.ranks_given = true; });
+  cmd->add_option("--placement", o.placement,
+                  "Which endpoints a group takes: packed (the lowest ids, default), spread (dealt over the leaf "
+                  "switches), or a comma-separated endpoint list in ring order");
   cmd->add_option("--type", o.type, "Element type: f32, f16, bf16, f64, s32, s64, u32, u64 (default " + o.type + ")");
   cmd->add_option("--min-bytes,-b", o.min_bytes, "Smallest size, nccl-tests' -b (default " + o.min_bytes + ")");
   cmd->add_option("--max-bytes,-e", o.max_bytes, "Largest size, nccl-tests' -e (default " + o.max_bytes + ")");
@@ -136,7 +144,6 @@ int coll_command(const CollCliOptions& opt) {
     ro.sets = opt.sets;
     ro.sets.push_back("traffic.kind=transactions");  // collectives are transactions
     cfg = resolve_config(ro);
-    require_single_switch(cfg, "coll");
     topt = coll_table_options(opt);
     if (topt.algos.empty() && !cfg.accel.reduce.enable)  // "all" means all this switch can run
       topt.algos = {coll::Algorithm::kRing, coll::Algorithm::kOneShot};

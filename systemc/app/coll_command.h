@@ -20,6 +20,8 @@ struct CollCliOptions {
   std::string colls = "all_reduce";
   std::string algos = "all";
   std::string ranks = "8";
+  bool ranks_given = false;  // --ranks on the command line (a --placement list sets the size otherwise)
+  std::string placement = "packed";
   std::string type = "f32";
   std::string op = "sum";
   std::string min_bytes = "8", max_bytes = "64M";

@@ -39,7 +39,6 @@ int replay_command(const std::string& trace_path, const RunOptions& opt) {
     RunOptions ro = opt;
     ro.sets.push_back("traffic.kind=transactions");  // a trace is transactions
     cfg = resolve_config(ro);
-    require_single_switch(cfg, "replay");
     trace = traffic::read_trace(trace_path);
     top::check_trace(cfg, trace);
     if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // written only once the replay is complete

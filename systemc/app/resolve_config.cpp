@@ -31,12 +31,4 @@ config::Config resolve_config(const RunOptions& opt) {
   return c;
 }
 
-void require_single_switch(const config::Config& c, const std::string& command) {
-  if (c.single_switch()) return;
-  throw config::ConfigError(std::string("topology.kind = ") + network::kind_name(c.topo.kind) + ": upswitch " + command +
-                            " runs on topology.kind = single only in this version (collectives, workloads, replay "
-                            "and the planners' table across switches are issue 19, doc/topology.md); run and p2p "
-                            "take any topology");
-}
-
 }  // namespace upswitch::app

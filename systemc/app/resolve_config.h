@@ -11,8 +11,4 @@ namespace upswitch::app {
 // Throws config::ConfigError with a one-line message on any bad input.
 config::Config resolve_config(const RunOptions& opt);
 
-// Collectives, workloads, replay and the planners' table run on one switch in this version
-// (issue 19): a ConfigError naming the command and the topology otherwise.
-void require_single_switch(const config::Config& c, const std::string& command);
-
 }  // namespace upswitch::app

@@ -56,7 +56,6 @@ int table_command(const TableCliOptions& o) {
     RunOptions ro = o.run;
     ro.sets.push_back("traffic.kind=transactions");
     cfg = resolve_config(ro);
-    require_single_switch(cfg, "table");
     popt.coll = coll_table_options(o.coll);
     if (popt.coll.algos.empty() && !cfg.accel.reduce.enable)
       popt.coll.algos = {coll::Algorithm::kRing, coll::Algorithm::kOneShot};

@@ -34,7 +34,6 @@ int workload_command(const RunOptions& opt) {
     RunOptions ro = opt;
     ro.sets.push_back("traffic.kind=transactions");  // the workloads are transactions
     cfg = resolve_config(ro);
-    require_single_switch(cfg, "workload");
     top::check_workload(cfg);
     if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // written only once the run is complete
   } catch (const config::ConfigError& e) {

@@ -30,11 +30,12 @@ std::vector<coll::Algorithm> algos_for(const CollTableOptions& opt, coll::Collec
   return out;
 }
 
-coll::CollectiveSpec spec_for(const CollTableOptions& opt, coll::Collective c, coll::Algorithm a, int n, uint64_t bytes) {
+coll::CollectiveSpec spec_for(const CollTableOptions& opt, coll::Collective c, coll::Algorithm a,
+                              const std::vector<int>& ranks, uint64_t bytes) {
   coll::CollectiveSpec s;
   s.coll = c;
   s.algo = a;
-  for (int i = 0; i < n; ++i) s.ranks.push_back(i);
+  s.ranks = ranks;
   s.bytes = bytes;
   s.type = opt.type;
   s.op = opt.op;
@@ -43,7 +44,27 @@ coll::CollectiveSpec spec_for(const CollTableOptions& opt, coll::Collective c, c
   return s;
 }
 
+// "0-7" or "0,9,18": runs of consecutive ids as ranges.
+std::string endpoint_list(const std::vector<int>& e) {
+  std::string out;
+  for (size_t i = 0; i < e.size();) {
+    size_t j = i;
+    while (j + 1 < e.size() && e[j + 1] == e[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + std::to_string(e[i]) + (j > i ? "-" + std::to_string(e[j]) : "");
+    i = j + 1;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<int> group_ranks(const config::Config& cfg, const CollTableOptions& opt, int n) {
+  std::string error;
+  std::vector<int> ranks = place_ranks(cfg.network(), n, opt.placement, error);
+  if (!error.empty())
+    throw config::ConfigError((opt.placement.kind == Placement::Kind::kList ? "--placement: " : "--ranks " + std::to_string(n) + ": ") + error);
+  return ranks;
+}
 
 std::vector<uint64_t> coll_sizes(const CollTableOptions& opt) {
   const auto e = static_cast<uint64_t>(std::max(4, tl::red_type_bytes(opt.type)));  // whole doublewords
@@ -69,12 +90,8 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   if (const int* n = first_repeat(opt.group_sizes)) fail("--ranks: " + std::to_string(*n) + " listed twice");
   if (const coll::Collective* c = first_repeat(opt.colls))
     fail(std::string("--coll: ") + coll::collective_name(*c) + " listed twice");
-  for (int n : opt.group_sizes)
-    if (n < 1 || n > cfg.sw.ports)
-      fail("--ranks " + std::to_string(n) + ": expected 1 .. switch.ports (" + std::to_string(cfg.sw.ports) + ")");
-  for (int n : opt.group_sizes) {  // a group is ranks 0 .. n-1
-    std::vector<int> ranks(static_cast<size_t>(n));
-    for (int r = 0; r < n; ++r) ranks[static_cast<size_t>(r)] = r;
+  for (int n : opt.group_sizes) {
+    const std::vector<int> ranks = group_ranks(cfg, opt, n);
     const std::string split = cfg.faults.pod_split(ranks);
     if (!split.empty()) fail("--ranks " + std::to_string(n) + ": " + split);
     const std::string down = cfg.faults.down_member(ranks);
@@ -103,7 +120,7 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
     for (coll::Algorithm a : algos_for(opt, c))
       for (int n : opt.group_sizes)
         for (uint64_t b : coll_sizes(opt)) {
-          const coll::CollectiveSpec s = spec_for(opt, c, a, n, b);
+          const coll::CollectiveSpec s = spec_for(opt, c, a, group_ranks(cfg, opt, n), b);
           point_bytes = std::max(point_bytes, static_cast<double>(n) * static_cast<double>(coll::make_layout(s, 0).end()));
           ++points;
         }
@@ -131,6 +148,7 @@ CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec
   row.coll = spec.coll;
   row.algo = spec.algo;
   row.ranks = static_cast<int>(spec.ranks.size());
+  row.endpoints = spec.ranks;
   row.bytes = spec.bytes;
   row.count = spec.bytes / static_cast<uint64_t>(tl::red_type_bytes(spec.type));
   row.cycles = r.end - r.start;
@@ -165,8 +183,10 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
   std::vector<coll::CollectiveSpec> specs;
   for (coll::Collective c : opt.colls)
     for (coll::Algorithm a : algos_for(opt, c))
-      for (int n : opt.group_sizes)
-        for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, n, b));
+      for (int n : opt.group_sizes) {
+        const std::vector<int> ranks = group_ranks(cfg, opt, n);
+        for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, ranks, b));
+      }
   t.rows.resize(specs.size());
   t.interrupted = measure_rows(
       t.rows, opt.jobs, [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check); },
@@ -187,7 +207,7 @@ std::string coll_text(const CollTable& t) {
   std::ostringstream o;
   char line[256];
   const config::Config& c = t.cfg;
-  o << "# upswitch " << UPSWITCH_VERSION << " collective table: " << c.sw.ports << " ports, " << c.clock_ghz
+  o << "# upswitch " << UPSWITCH_VERSION << " collective table: " << c.network().name << ", " << c.endpoints() << " endpoints, " << c.clock_ghz
     << " GHz, type " << tl::red_type_name(t.opt.type) << ", op " << tl::red_op_name(t.opt.op) << ", seed "
     << c.measure.seed << "\n";
   o << "# algbw = size / time; busbw = algbw x factor (all_reduce 2(n-1)/n; reduce_scatter, all_gather, all_to_all "
@@ -196,7 +216,8 @@ std::string coll_text(const CollTable& t) {
   while (i < t.rows.size()) {
     const CollRow& first = t.rows[i];
     o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo) << ", "
-      << first.ranks << " ranks\n";
+      << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
+      << endpoint_list(first.endpoints) << "\n";
     std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s\n", "size", "count", "type", "redop", "time",
                   "algbw", "busbw", "#wrong");
     o << line;
@@ -227,7 +248,7 @@ std::string coll_text(const CollTable& t) {
 std::string coll_csv(const CollTable& t) {
   std::ostringstream o;
   o << "collective,algorithm,ranks,bytes,count,type,op,cycles,time_us,algbw_gbytes_per_s,busbw_gbytes_per_s,wrong,"
-       "tx_bytes_per_rank,rx_bytes_per_rank\n";
+       "tx_bytes_per_rank,rx_bytes_per_rank,placement,endpoints\n";
   char line[512];
   for (const CollRow& r : t.rows) {
     std::snprintf(line, sizeof line, "%s,%s,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f\n",
@@ -236,7 +257,9 @@ std::string coll_csv(const CollTable& t) {
                   tl::red_type_name(t.opt.type), coll::reduces(r.coll) ? tl::red_op_name(t.opt.op) : "none",
                   static_cast<unsigned long long>(r.cycles), r.time_us, r.algbw, r.busbw, static_cast<long long>(r.wrong),
                   r.tx_bytes_per_rank, r.rx_bytes_per_rank);
-    o << line;
+    std::string l = line;
+    l.pop_back();  // the newline
+    o << l << "," << placement_name(t.opt.placement) << ",\"" << endpoint_list(r.endpoints) << "\"\n";
   }
   return o.str();
 }
@@ -247,6 +270,10 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
   meta["tool"] = "upswitch coll";
   meta["upswitch_version"] = UPSWITCH_VERSION;
   meta["preset"] = t.cfg.preset.empty() ? "default" : t.cfg.preset;
+  meta["topology"] = t.cfg.network().name;
+  meta["switches"] = t.cfg.network().num_switches();
+  meta["placement"] = std::string(placement_name(t.opt.placement)) +
+                      (t.opt.placement.kind == Placement::Kind::kList ? "" : " (ring order: by leaf switch, then endpoint)");
   meta["interrupted"] = t.interrupted;  // Ctrl-C: only the points completed before it
   meta["type"] = tl::red_type_name(t.opt.type);
   meta["op"] = tl::red_op_name(t.opt.op);
@@ -263,6 +290,8 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
     rows.push_back({{"collective", coll::collective_name(r.coll)},
                     {"algorithm", coll::algorithm_name(r.algo)},
                     {"ranks", r.ranks},
+                    {"placement", placement_name(t.opt.placement)},
+                    {"endpoints", r.endpoints},
                     {"bytes", r.bytes},
                     {"count", r.count},
                     {"cycles", r.cycles},

@@ -13,13 +13,15 @@
 
 #include "coll/collective.h"
 #include "config/config.h"
+#include "top/placement.h"
 
 namespace upswitch::top {
 
 struct CollTableOptions {
   std::vector<coll::Collective> colls = {coll::Collective::kAllReduce};
   std::vector<coll::Algorithm> algos;  // empty: every algorithm that applies
-  std::vector<int> group_sizes = {8};  // ranks 0 .. n-1
+  std::vector<int> group_sizes = {8};
+  Placement placement;  // which endpoints a group of n ranks takes (top/placement.h)
   tl::RedType type = tl::RedType::kF32;
   tl::RedOp op = tl::RedOp::kSum;
   uint64_t min_bytes = 8, max_bytes = uint64_t{64} << 20;
@@ -42,6 +44,7 @@ struct CollRow {
   // Per-rank payload on the links, mean over ranks, excluding the ring's 8 B flags.
   double tx_bytes_per_rank = 0, rx_bytes_per_rank = 0;
   uint64_t flags = 0;
+  std::vector<int> endpoints;  // the group, in ring order
 };
 
 struct CollTable {
@@ -50,6 +53,10 @@ struct CollTable {
   std::vector<CollRow> rows;
   bool interrupted = false;  // Ctrl-C: rows holds the points completed before it, in table order
 };
+
+// The endpoints of a group of n ranks under opt.placement, in ring order; a config::ConfigError
+// naming --ranks or --placement when there are none.
+std::vector<int> group_ranks(const config::Config& cfg, const CollTableOptions& opt, int n);
 
 // The message sizes of the table (rounded down to whole elements; at least one element; each
 // size once).

@@ -148,7 +148,7 @@ std::string moe_table_csv(const PlannerTable& t) {
   o.precision(10);
   o << "ranks,tokens,zipf_s,sent_mean_bytes,recv_max_bytes,dispatch_us,combine_us,straggler,a2a_gbytes_per_s,"
        "port_bound_us\n";
-  const int ranks = t.cfg.workload.moe.ranks ? t.cfg.workload.moe.ranks : t.cfg.sw.ports;
+  const int ranks = t.cfg.workload.moe.ranks ? t.cfg.workload.moe.ranks : t.cfg.endpoints();
   for (const MoeRow& r : t.moe)
     o << ranks << ',' << r.tokens << ',' << r.zipf_s << ',' << r.sent_mean << ',' << r.recv_max << ','
       << r.dispatch_us << ',' << r.combine_us << ',' << r.straggler << ',' << r.a2a_gbps << ',' << r.port_bound_us

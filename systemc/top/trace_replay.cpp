@@ -40,7 +40,7 @@ uint64_t trace_collective_bytes(const traffic::Trace& t) {
 void check_trace(const config::Config& cfg, const traffic::Trace& t) {
   if (cfg.kind != config::Config::TrafficKind::kTransactions)
     throw config::ConfigError("trace '" + t.name + "': a replay needs traffic.kind = transactions");
-  const int acc = cfg.sw.ports;
+  const int acc = cfg.endpoints();
   std::vector<bool> coll_rank(static_cast<size_t>(acc), false);
   uint64_t used = 0;
   for (const traffic::TraceOp& op : t.ops) {

@@ -26,7 +26,7 @@ using traffic::WorkloadKind;
 bool runs_moe(const config::Config& c) { return c.workload.kind != WorkloadKind::kTp; }
 bool runs_tp(const config::Config& c) { return c.workload.kind != WorkloadKind::kMoe; }
 
-traffic::MoeParams resolved_moe(const config::Config& c) { return traffic::resolve_moe(c.workload.moe, c.sw.ports); }
+traffic::MoeParams resolved_moe(const config::Config& c) { return traffic::resolve_moe(c.workload.moe, c.endpoints()); }
 
 double cycles_per_us(const config::Config& c) { return c.clock_ghz * 1000.0; }
 uint64_t us_to_cycles(const config::Config& c, double us) {
@@ -83,7 +83,7 @@ int add_phase(coll::CollectiveRunner& runner, Regions& regions, const std::strin
 }  // namespace
 
 void check_workload(const config::Config& cfg) {
-  const int acc = cfg.sw.ports;
+  const int acc = cfg.endpoints();
   if (runs_moe(cfg)) {
     const std::string bad = traffic::check_moe(cfg.workload.moe, acc);
     if (!bad.empty()) throw config::ConfigError(bad);
@@ -192,10 +192,10 @@ WorkloadResult run_workload(const config::Config& cfg) {
 
   if (runs_tp(cfg)) {
     const traffic::TpParams& p = w.tp;
-    const int groups = traffic::tp_group_count(p, cfg.sw.ports);
+    const int groups = traffic::tp_group_count(p, cfg.endpoints());
     const std::vector<traffic::TpStep> layer_steps = traffic::tp_layer_steps(p);
     for (int g = 0; g < groups; ++g) {
-      const std::vector<int> ranks = traffic::tp_group_ranks(p, cfg.sw.ports, g);
+      const std::vector<int> ranks = traffic::tp_group_ranks(p, cfg.endpoints(), g);
       ChainEnd chain;
       for (int step = 0; step < w.steps; ++step) {
         WorkloadStep st;
@@ -245,7 +245,7 @@ WorkloadResult run_workload(const config::Config& cfg) {
     region = std::max(region, r.region_end);
     plan_bytes += static_cast<double>(r.plan.ops.size()) * 160.0;
   }
-  config::check_memory(cfg, {{"workload buffers (ranks x collective regions)", static_cast<double>(cfg.sw.ports) *
+  config::check_memory(cfg, {{"workload buffers (ranks x collective regions)", static_cast<double>(cfg.endpoints()) *
                                                                                   static_cast<double>(region)},
                              {"workload collective plans", plan_bytes}});
   WorkloadResult out;

@@ -60,7 +60,11 @@ TEST(CollCli, WithoutTheEngineAllMeansRingAndOneShot) {
 TEST(CollCli, BadInputIsOneLineExitTwoAndNothingWritten) {
   const BadInput cases[] = {
       {"coll --ranks 0", "--ranks 0"},
-      {"coll --ranks 73", "switch.ports (72)"},
+      {"coll --ranks 73", "--ranks 73: expected 1 .. 72 ranks (the topology's endpoints)"},
+      {"coll --placement 0,72", "--placement: endpoint 72 is not in the topology (0 .. 71)"},
+      {"coll --placement 3,3", "--placement: endpoint 3 listed twice"},
+      {"coll --placement leaves", "--placement 'leaves': expected packed, spread or a comma-separated list"},
+      {"coll --placement 0,1,2 --ranks 4", "--placement: the list names 3 endpoints for a group of 4"},
       {"coll --ranks x", "--ranks 'x'"},
       {"coll --type f8", "--type 'f8'"},
       {"coll --op mul", "--op 'mul'"},

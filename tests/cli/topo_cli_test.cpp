@@ -45,10 +45,8 @@ TEST(TopoCli, TopologyErrorsAreOneLineAndExit2) {
                    "expected a multiple of topology.spines = 3", out);
   expect_bad_input("topo --set topology.kind=carousel --dot " + out.string(), "topology.kind", out);
   const fs::path run_out = scratch("topo_bad_run");
-  expect_bad_input("coll --preset nvl72-rack --out " + run_out.string(),
-                   "upswitch coll runs on topology.kind = single only in this version", run_out);
-  expect_bad_input("workload --preset ualink-pod --out " + run_out.string(),
-                   "upswitch workload runs on topology.kind = single only", run_out);
+  expect_bad_input("coll --preset nvl72-rack --placement 0,72 --out " + run_out.string(),
+                   "--placement: endpoint 72 is not in the topology (0 .. 71)", run_out);
   expect_bad_input("run --preset nvl72-rack --set traffic.kind=transactions --set endpoint.port_select=round_robin "
                    "--out " + run_out.string(),
                    "endpoint.port_select = round_robin with traffic.kind = transactions", run_out);
@@ -60,6 +58,31 @@ TEST(TopoCli, TopologyErrorsAreOneLineAndExit2) {
   expect_bad_input("run --preset tiny --set topology.kind=file --set topology.file=" + kTopologies +
                        "ring4_dateline.yaml --out " + run_out.string(),
                    "has dateline links: expected switch.queueing = vc", run_out);
+}
+
+// Collectives and workloads on a two-tier fabric (issue 19): the placement and the topology are in
+// the outputs, spread puts one rank on each leaf, and every result element is right.
+TEST(TopoCli, CollAndWorkloadRunOnTwoTiers) {
+  const std::string two_tier =
+      " --set topology.kind=two_tier --set topology.leaves=4 --set topology.endpoints_per_leaf=4 --set topology.spines=2"
+      " --set topology.uplinks_per_leaf=2 --set switch.ports=8";
+  const fs::path dir = scratch("topo_coll");
+  const Result r = run("coll" + two_tier + " --ranks 4 --placement spread --algo ring,switch -b 64K -e 64K --quiet --out " +
+                       dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir / "coll.json"));
+  EXPECT_EQ(j["meta"]["switches"], 6);
+  EXPECT_EQ(j["meta"]["placement"], "spread (ring order: by leaf switch, then endpoint)");
+  ASSERT_EQ(j["rows"].size(), 2u);
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["wrong"], 0);
+    EXPECT_EQ(row["endpoints"], nlohmann::json::parse("[0, 4, 8, 12]"));  // one per leaf of 4
+  }
+  EXPECT_NE(slurp(dir / "coll.csv").find(",spread,\"0,4,8,12\"\n"), std::string::npos);
+  const fs::path wdir = scratch("topo_workload");
+  const Result w = run("workload" + two_tier + " --set moe.tokens=64 --quiet --out " + wdir.string());
+  ASSERT_EQ(w.status, 0) << w.err;
+  EXPECT_TRUE(fs::exists(wdir / "workload.json"));
 }
 
 TEST(TopoCli, ARunOnPlanesWritesTheNetworkFiles) {
