@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/param_table.h"
+#include "config/presets.h"
 #include "top/txn_fabric.h"
 
 namespace upswitch::testing {
@@ -24,6 +25,22 @@ inline config::Config make_txn_config(const std::vector<std::pair<std::string, s
   for (const auto& [k, v] : sets) config::set_param(c, k, v);
   config::validate(c);
   return c;
+}
+
+// A named preset with traffic.kind = transactions; validated.
+inline config::Config make_preset_txn_config(const char* preset) {
+  config::Config c = config::default_config();
+  config::apply_preset(c, preset);
+  config::set_param(c, "traffic.kind", "transactions");
+  config::validate(c);
+  return c;
+}
+
+// A list of key overrides, and two of them joined.
+using Sets = std::vector<std::pair<std::string, std::string>>;
+inline Sets with(Sets a, const Sets& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
 }
 
 // The keys of a transaction fabric of `ports` ports with unpaced links (one flit per cycle), the

@@ -18,13 +18,6 @@
 namespace upswitch::testing {
 namespace {
 
-using Sets = std::vector<std::pair<std::string, std::string>>;
-
-Sets with(Sets a, const Sets& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 const Sets kPlanes = {{"topology.kind", "planes"}, {"topology.endpoints", "8"}, {"topology.planes", "4"}};
 const Sets kWindow = {{"sim.warmup_cycles", "3000"}, {"sim.measure_cycles", "20000"}};
 

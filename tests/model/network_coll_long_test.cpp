@@ -1,0 +1,32 @@
+// Long rack-scale collective tests (label `long`; scripts/test.sh runs them with UPSWITCH_LONG=1,
+// minutes each): the NVL72 in-switch all-reduce at 16 MiB per rank, where the links rather than
+// the round trips bound it, against one nvl72-plane chip. The 4 MiB version runs in the normal
+// suite (NetworkColl.Nvl72RackInSwitchAllReduce).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "config/presets.h"
+#include "coll_support.h"
+
+namespace upswitch::testing {
+namespace {
+
+// 18 planes carry 18 times one plane's bytes; at 16 MiB per rank the fixed round trips are a small
+// part of the time, so the rack's bus bandwidth is at least 15 times one chip's (issue 19).
+TEST(NetworkCollLong, Nvl72RackInSwitchAllReduceIsAtLeast15TimesOnePlaneAt16MiB) {
+  const uint64_t bytes = uint64_t{16} << 20;
+  const auto spec = spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(72), bytes);
+  const CollOutcome rack = run_collective(make_preset_txn_config("nvl72-rack"), spec, 1, false);
+  const CollOutcome one = run_collective(make_preset_txn_config("nvl72-plane"), spec, 1, false);
+  const double factor = coll::bus_factor(coll::Collective::kAllReduce, 72);
+  const double b_rack = static_cast<double>(bytes) / (rack.time_us() * 1000.0) * factor;
+  const double b_one = static_cast<double>(bytes) / (one.time_us() * 1000.0) * factor;
+  std::printf("NVL72 in-switch all-reduce, 72 ranks, 16 MiB: rack %.1f GB/s, one plane %.2f GB/s (%.2fx)\n", b_rack,
+              b_one, b_rack / b_one);
+  EXPECT_GE(b_rack, 15 * b_one);
+  EXPECT_LE(b_rack, 18.5 * b_one);
+}
+
+}  // namespace
+}  // namespace upswitch::testing
