@@ -175,6 +175,7 @@ void CollectiveRunner::start_run(int id, uint64_t t) {
   r.end = t;
   r.send_end.assign(r.spec.ranks.size(), t);
   r.recv_end.assign(r.spec.ranks.size(), t);
+  if (on_run_start) on_run_start(id, t);
   if (r.spec.algo == Algorithm::kSwitch) {
     // A group is the communicator's multicast object: a run that finds none free is a
     // configuration the callers refuse up front where they can (workloads, traces).

@@ -64,6 +64,8 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   // Called when run `run` completes at `cycle` (its get().end), after its successors in `after`
   // were scheduled (trace replay). It must not call add(): queue the work for before_cycle().
   std::function<void(int run, uint64_t cycle)> on_run_done;
+  // Called when run `run` starts at `cycle` (its get().start), before any of its transfers.
+  std::function<void(int run, uint64_t cycle)> on_run_start;
 
   // TransferClient, TxnObserver, CycleHook.
   void transfer_done(uint64_t cookie, tl::Status status, uint64_t cycle) override;

@@ -216,6 +216,7 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   }
   last_grant_ = t;
   ++stats_.grants;
+  ++stats_.sent_flits[o];
 }
 
 // Heads wait in per-output buckets. Each cycle, every output that has waiting heads and a free

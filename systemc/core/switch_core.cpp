@@ -274,6 +274,7 @@ void SwitchCore::tick(uint64_t t) {
     if (!in_links_[i]->flits_empty() && in_links_[i]->receive_flit(t, f)) {
       ++occupancy_[i];
       ++total_occupancy_;
+      ++stats_.received_flits[i];
       stats_.peak_occupancy[i] = std::max<uint64_t>(stats_.peak_occupancy[i], occupancy_[i]);
       if (p_.routing_cycles == 0) {
         route_in(i, f, t);

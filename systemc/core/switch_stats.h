@@ -1,4 +1,4 @@
-// Counters the switch core keeps, per port, over the statistics window.
+// Counters the switch core keeps, per port, over the statistics window unless marked whole run.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,9 @@ struct SwitchStats {
   std::vector<uint64_t> credit_stall_cycles;    // per output: a flit waited, no downstream credit
   uint64_t window_cycles = 0;                   // cycles of the window seen so far
   uint64_t grants = 0;                          // whole run
+  // Whole run, per port (a network's per-link load over any interval: top/link_load.h).
+  std::vector<uint64_t> received_flits;         // per input: flits arrived on its link
+  std::vector<uint64_t> sent_flits;             // per output: flits through the crossbar
   uint64_t allocation_rounds = 0;               // cycles in which the allocator ran
   // Partitions and port faults (doc/reliability.md), per input port, whole run.
   std::vector<uint64_t> protection_violations;  // request messages rejected: target in another pod
@@ -24,6 +27,8 @@ struct SwitchStats {
     occupancy_flit_cycles.assign(ports, 0);
     peak_occupancy.assign(ports, 0);
     xbar_flits.assign(ports, 0);
+    received_flits.assign(ports, 0);
+    sent_flits.assign(ports, 0);
     credit_stall_cycles.assign(ports, 0);
     protection_violations.assign(ports, 0);
     target_aborts.assign(ports, 0);
