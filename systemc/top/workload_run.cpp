@@ -13,6 +13,7 @@
 #include "config/memory_estimate.h"
 #include "config/param_table.h"
 #include "core/interrupt.h"
+#include "top/link_load.h"
 #include "top/txn_fabric.h"
 #include "traffic/moe.h"
 #include "traffic/tp.h"
@@ -32,8 +33,16 @@ double cycles_per_us(const config::Config& c) { return c.clock_ghz * 1000.0; }
 uint64_t us_to_cycles(const config::Config& c, double us) {
   return static_cast<uint64_t>(us * cycles_per_us(c) + 0.5);
 }
-// Payload bytes a link carries per second per direction, in GB/s (TL flits; headers included).
-double link_gbps(const config::Config& c) { return c.link_flits_per_cycle() * c.flit_bytes * c.clock_ghz; }
+// Per endpoint: the bytes its links carry per second per direction, in GB/s (TL flits; headers
+// included), over all of its ports.
+std::vector<double> endpoint_gbps(const config::Config& c, const network::Topology& t) {
+  std::vector<double> r(static_cast<size_t>(c.endpoints()), 0.0);
+  for (int e = 0; e < c.endpoints(); ++e)
+    for (int l : t.endpoint_port_link[static_cast<size_t>(e)])
+      r[static_cast<size_t>(e)] +=
+          t.links[static_cast<size_t>(l)].flits_per_cycle(c.flit_bytes * c.clock_ghz) * c.flit_bytes * c.clock_ghz;
+  return r;
+}
 
 uint64_t region_bytes(const coll::CollectiveSpec& s) { return (coll::make_layout(s, 0).end() + 4095) / 4096 * 4096; }
 
@@ -250,6 +259,16 @@ WorkloadResult run_workload(const config::Config& cfg) {
                              {"workload collective plans", plan_bytes}});
   WorkloadResult out;
   out.cfg = cfg;
+  // Each collective's load on the network, from the link counters at its start and its end.
+  const network::Network& net = fabric.network();
+  std::map<int, LinkCounters> at_start;
+  std::map<int, LinkLoad> loads;
+  runner.on_run_start = [&](int run, uint64_t) { at_start[run] = read_link_counters(net); };
+  runner.on_run_done = [&](int run, uint64_t t) {
+    const coll::CollectiveRun& r = runner.get(run);
+    loads[run] = link_load(net, at_start.at(run), read_link_counters(net), t - r.start, cfg.flit_bytes * cfg.clock_ghz);
+    at_start.erase(run);
+  };
   try {
     if (!runner.run()) throw std::logic_error("workload: the collectives did not complete");
     const std::vector<std::string> undrained = check_txn_drained(fabric);
@@ -277,7 +296,8 @@ WorkloadResult run_workload(const config::Config& cfg) {
       if (complete(q.phase)) kept.push_back(std::move(q));
     pending = std::move(kept);
   }
-  const double cpu = cycles_per_us(cfg), rate = link_gbps(cfg);
+  const double cpu = cycles_per_us(cfg);
+  const std::vector<double> rate = endpoint_gbps(cfg, net.topology());
   for (Pending& q : pending) {
     const coll::CollectiveRun& r = runner.get(q.run);
     coll::require_okay(cfg, r, std::string("the workload's ") + q.phase.phase + " collective");
@@ -294,8 +314,8 @@ WorkloadResult run_workload(const config::Config& cfg) {
     ph.rank_mean_us = sum / static_cast<double>(r.recv_end.size());
     if (!q.pair.empty()) {
       const auto n = static_cast<size_t>(ph.ranks);
-      uint64_t total = 0, busiest = 0;
-      for (size_t i = 0; i < n; ++i) {
+      uint64_t total = 0;
+      for (size_t i = 0; i < n; ++i) {  // MoE rank i is endpoint i
         uint64_t sent = 0, recv = 0;
         for (size_t j = 0; j < n; ++j)
           if (j != i) {
@@ -304,13 +324,20 @@ WorkloadResult run_workload(const config::Config& cfg) {
           }
         ph.sent_max = std::max(ph.sent_max, sent);
         ph.recv_max = std::max(ph.recv_max, recv);
-        busiest = std::max({busiest, sent, recv});
+        ph.port_bound_us = std::max(ph.port_bound_us, static_cast<double>(std::max(sent, recv)) / (rate[i] * 1000.0));
+        ph.limit_gbps += rate[i];
         total += sent;
       }
       ph.sent_mean = ph.recv_mean = static_cast<double>(total) / static_cast<double>(n);
       ph.a2a_gbps = ph.time_us > 0 ? static_cast<double>(total) / (ph.time_us * 1000.0) : 0;
-      ph.limit_gbps = rate * static_cast<double>(n);
-      ph.port_bound_us = static_cast<double>(busiest) / (rate * 1000.0);
+    }
+    const auto load = loads.find(q.run);
+    if (load != loads.end()) {
+      ph.switch_flits = load->second.switch_flits;
+      ph.switch_spread = load->second.switch_spread;
+      ph.busiest_link = load->second.busiest_name;
+      ph.busiest_link_flits = load->second.busiest_flits;
+      ph.busiest_link_utilisation = load->second.busiest_utilisation;
     }
     out.phases.push_back(ph);
   }
@@ -366,9 +393,19 @@ std::string config_hash(const config::Config& cfg) {
   return buf;
 }
 
+namespace {
+// "  switches max/mean 1.02" when the network has more than one switch.
+std::string switch_spread_text(const WorkloadPhase& p) {
+  if (p.switch_flits.size() < 2) return "";
+  char b[64];
+  std::snprintf(b, sizeof b, "  switches max/mean %.3f", p.switch_spread);
+  return b;
+}
+}  // namespace
+
 std::string workload_text(const WorkloadResult& r) {
   std::ostringstream o;
-  char line[256];
+  char line[384];
   std::snprintf(line, sizeof line, "%-5s %5s %4s %11s %11s %11s %11s %8s\n", "work", "group", "step", "time_us",
                 "compute_us", "comm_us", "exposed_us", "dropped");
   o << line;
@@ -381,9 +418,11 @@ std::string workload_text(const WorkloadResult& r) {
   for (const WorkloadPhase& p : r.phases) {
     if (p.workload != "moe") continue;
     std::snprintf(line, sizeof line,
-                  "moe step %d layer %d %-8s %9.2f us  slowest/mean rank %.3f  %8.1f GB/s of %.1f  port bound %.2f us\n",
+                  "moe step %d layer %d %-8s %9.2f us  slowest/mean rank %.3f  %8.1f GB/s of %.1f  port bound %.2f us"
+                  "  busiest link %s %.2f%s\n",
                   p.step, p.layer, p.phase.c_str(), p.time_us, p.rank_mean_us > 0 ? p.rank_max_us / p.rank_mean_us : 0.0,
-                  p.a2a_gbps, p.limit_gbps, p.port_bound_us);
+                  p.a2a_gbps, p.limit_gbps, p.port_bound_us, p.busiest_link.empty() ? "-" : p.busiest_link.c_str(),
+                  p.busiest_link_utilisation, switch_spread_text(p).c_str());
     o << line;
   }
   return o.str();
@@ -392,7 +431,8 @@ std::string workload_text(const WorkloadResult& r) {
 namespace {
 const char* kPhaseHeader =
     "workload,step,layer,pass,phase,group,collective,algorithm,ranks,bytes,start_cycle,end_cycle,time_us,"
-    "sent_max,sent_mean,recv_max,recv_mean,rank_max_us,rank_mean_us,a2a_gbps,limit_gbps,port_bound_us\n";
+    "sent_max,sent_mean,recv_max,recv_mean,rank_max_us,rank_mean_us,a2a_gbps,limit_gbps,port_bound_us,"
+    "switch_spread,busiest_link,busiest_link_flits,busiest_link_utilisation\n";
 }
 
 std::string workload_phases_csv(const WorkloadResult& r) {
@@ -404,7 +444,8 @@ std::string workload_phases_csv(const WorkloadResult& r) {
       << coll::collective_name(p.coll) << ',' << coll::algorithm_name(p.algo) << ',' << p.ranks << ',' << p.bytes << ','
       << p.start << ',' << p.end << ',' << p.time_us << ',' << p.sent_max << ',' << p.sent_mean << ',' << p.recv_max
       << ',' << p.recv_mean << ',' << p.rank_max_us << ',' << p.rank_mean_us << ',' << p.a2a_gbps << ','
-      << p.limit_gbps << ',' << p.port_bound_us << '\n';
+      << p.limit_gbps << ',' << p.port_bound_us << ',' << p.switch_spread << ',' << p.busiest_link << ','
+      << p.busiest_link_flits << ',' << p.busiest_link_utilisation << '\n';
   return o.str();
 }
 
@@ -455,7 +496,10 @@ nlohmann::ordered_json workload_json(const WorkloadResult& r) {
                       {"start_cycle", p.start}, {"end_cycle", p.end}, {"time_us", p.time_us},
                       {"sent_max", p.sent_max}, {"sent_mean", p.sent_mean}, {"recv_max", p.recv_max},
                       {"recv_mean", p.recv_mean}, {"rank_max_us", p.rank_max_us}, {"rank_mean_us", p.rank_mean_us},
-                      {"a2a_gbps", p.a2a_gbps}, {"limit_gbps", p.limit_gbps}, {"port_bound_us", p.port_bound_us}});
+                      {"a2a_gbps", p.a2a_gbps}, {"limit_gbps", p.limit_gbps}, {"port_bound_us", p.port_bound_us},
+                      {"switch_flits", p.switch_flits}, {"switch_spread", p.switch_spread},
+                      {"busiest_link", p.busiest_link}, {"busiest_link_flits", p.busiest_link_flits},
+                      {"busiest_link_utilisation", p.busiest_link_utilisation}});
   out["phases"] = phases;
   return out;
 }

@@ -36,10 +36,19 @@ struct WorkloadPhase {
   // Per rank, from the phase's start to the last data arriving in its memory, in us: the slowest
   // rank and the mean over ranks (the straggler effect is slowest / mean).
   double rank_max_us = 0, rank_mean_us = 0;
-  // MoE: payload between ranks / time, and the limit of a non-blocking crossbar of `ranks` ports
-  // (every port's link payload rate at once: the bisection bound of uniform all-to-all), GB/s; and
-  // the lower bound on the time set by the busiest port: max(sent, recv) / link rate, in us.
+  // MoE: payload between ranks / time, and the limit of a non-blocking network (every rank's links,
+  // all of its ports, at their payload rate at once: the bound of uniform all-to-all; a tapered
+  // network's bisection can be lower), GB/s; and the lower bound on the time set by the busiest
+  // rank: max(sent, recv) / the rate of its links, in us.
   double a2a_gbps = 0, limit_gbps = 0, port_bound_us = 0;
+  // The network over the phase's interval (every chain's traffic in it, top/link_load.h): flits
+  // through each switch (on planes, each plane), the busiest switch over the mean one, and the
+  // directed link busiest relative to its rate, with its flits and utilisation.
+  std::vector<uint64_t> switch_flits;
+  double switch_spread = 0;
+  std::string busiest_link;
+  uint64_t busiest_link_flits = 0;
+  double busiest_link_utilisation = 0;
 };
 
 // One step of one workload (MoE, or one TP group).
