@@ -81,6 +81,12 @@ int AcceleratorEndpoints::region_vc(int nports, uint64_t addr) const {
   return static_cast<int>(r % static_cast<uint64_t>(inject_vcs_));
 }
 
+// The port an address's stripe of endpoint.interleave_bytes takes among the node's ports.
+int AcceleratorEndpoints::address_port(const Node& node, uint64_t addr) const {
+  return node.first_port +
+         static_cast<int>((addr / static_cast<uint64_t>(interleave_bytes_)) % static_cast<uint64_t>(node.nports));
+}
+
 // The port a request leaves on (endpoint.port_select; doc/topology.md): `address` interleaves
 // the target's window over the ports every endpoint.interleave_bytes, so one address always takes
 // the same port; `hash` keeps one source-destination pair on one port (tl.strict_order forces
@@ -91,8 +97,7 @@ int AcceleratorEndpoints::select_port(int e, const tl::Message& m) {
   const int k = node.nports;
   if (k == 1) return node.first_port;
   switch (select_) {
-    case traffic::PortSelect::kAddress:
-      return node.first_port + static_cast<int>((m.addr / static_cast<uint64_t>(interleave_bytes_)) % static_cast<uint64_t>(k));
+    case traffic::PortSelect::kAddress: return address_port(node, m.addr);
     case traffic::PortSelect::kRoundRobin:
       return node.first_port + static_cast<int>(node.port_rr++ % static_cast<uint32_t>(k));
     case traffic::PortSelect::kHash: return traffic::hash_port(node.first_port, k, e, m.dst);
@@ -164,8 +169,7 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
   int out = -1;
   if (owner < 0 && map_.group(addr) >= 0 && !engine_unit_.empty()) {
     m.mc = true;
-    out = port.first_port + static_cast<int>((addr / static_cast<uint64_t>(interleave_bytes_)) %
-                                             static_cast<uint64_t>(port.nports));
+    out = address_port(port, addr);
     owner = engine_unit_[static_cast<size_t>(out)];
   }
   tl::Status st = tl::check_request(m);

@@ -235,6 +235,7 @@ class AcceleratorEndpoints {
   void issue(int e, uint64_t t);
   void issue_one(int e, uint64_t t);
   int select_port(int e, const tl::Message& m);
+  int address_port(const Node& node, uint64_t addr) const;
   int region_vc(int nports, uint64_t addr) const;
   void fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len);
   void complete_request(int p, uint32_t h, uint64_t t);

@@ -118,12 +118,14 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   size_t points = 0;
   for (coll::Collective c : opt.colls)
     for (coll::Algorithm a : algos_for(opt, c))
-      for (int n : opt.group_sizes)
+      for (int n : opt.group_sizes) {
+        const std::vector<int> ranks = group_ranks(cfg, opt, n);
         for (uint64_t b : coll_sizes(opt)) {
-          const coll::CollectiveSpec s = spec_for(opt, c, a, group_ranks(cfg, opt, n), b);
+          const coll::CollectiveSpec s = spec_for(opt, c, a, ranks, b);
           point_bytes = std::max(point_bytes, static_cast<double>(n) * static_cast<double>(coll::make_layout(s, 0).end()));
           ++points;
         }
+      }
   const double concurrent = static_cast<double>(std::min<size_t>(points, static_cast<size_t>(std::max(1, opt.jobs))));
   config::check_memory(cfg, {{"collective buffers (ranks x message size x buffers, --jobs points at once)",
                               concurrent * point_bytes}});
@@ -251,15 +253,13 @@ std::string coll_csv(const CollTable& t) {
        "tx_bytes_per_rank,rx_bytes_per_rank,placement,endpoints\n";
   char line[512];
   for (const CollRow& r : t.rows) {
-    std::snprintf(line, sizeof line, "%s,%s,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f\n",
+    std::snprintf(line, sizeof line, "%s,%s,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f",
                   coll::collective_name(r.coll), coll::algorithm_name(r.algo), r.ranks,
                   static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count),
                   tl::red_type_name(t.opt.type), coll::reduces(r.coll) ? tl::red_op_name(t.opt.op) : "none",
                   static_cast<unsigned long long>(r.cycles), r.time_us, r.algbw, r.busbw, static_cast<long long>(r.wrong),
                   r.tx_bytes_per_rank, r.rx_bytes_per_rank);
-    std::string l = line;
-    l.pop_back();  // the newline
-    o << l << "," << placement_name(t.opt.placement) << ",\"" << endpoint_list(r.endpoints) << "\"\n";
+    o << line << "," << placement_name(t.opt.placement) << ",\"" << endpoint_list(r.endpoints) << "\"\n";
   }
   return o.str();
 }
