@@ -15,9 +15,9 @@ void add_fault_params(std::vector<ParamSpec>& t) {
   using namespace builders;  // NOLINT: the builders are this file's vocabulary
   t.push_back(int_list_param(
       "partition.pods", [](Config& c) -> std::vector<int>& { return c.faults.pods; }, "[]", 0, 1023,
-      "Transactions: the virtual pod (UALink vPod, facts 1.11) of each accelerator port, in port order; empty = "
-      "one pod of every port. The switch rejects a request to a port of another pod with protection_violation, "
-      "and the reduction engine a multicast operation whose group leaves the requester's pod."));
+      "Transactions: the virtual pod (UALink vPod, facts 1.11) of each accelerator, in id order (on one switch, "
+      "its port); empty = one pod. Every switch rejects a request to an accelerator of another pod with "
+      "protection_violation, and the reduction engine a multicast operation whose group leaves the requester's pod."));
   t.push_back(text_param(
       "faults.port_down", [](Config& c) -> std::string& { return c.port_down_text; }, "",
       "PORT@START_NS[-END_NS],... or ''",
@@ -79,12 +79,14 @@ std::vector<core::PortDownWindow> parse_port_down(const std::string& text, int p
 void resolve_faults(Config& c) {
   const int n = c.sw.ports;
   core::FaultParams& f = c.faults;
-  if (!f.pods.empty() && static_cast<int>(f.pods.size()) != n) {
+  const int accelerators = c.endpoints();  // one per port on one switch
+  if (!f.pods.empty() && static_cast<int>(f.pods.size()) != accelerators) {
     std::string list;
     for (size_t k = 0; k < f.pods.size(); ++k) list += (k ? "," : "") + std::to_string(f.pods[k]);
     fail("partition.pods = '" + list + "' has " + std::to_string(f.pods.size()) +
-         " entries: expected none (one pod) or one pod id 0 .. 1023 per port (switch.ports = " + std::to_string(n) +
-         ")");
+         " entries: expected none (one pod) or one pod id 0 .. 1023 per " +
+         (c.single_switch() ? "port (switch.ports = " + std::to_string(n) + ")"
+                            : "accelerator (the topology has " + std::to_string(accelerators) + ")"));
   }
   f.port_down = parse_port_down(c.port_down_text, n, c.clock_ghz);
   uint64_t timeout = 0;

@@ -144,8 +144,8 @@ void resolve_topology(Config& c) {
     throw ConfigError("switch.routing_table with topology.kind = " + kind_name(c) +
                       ": routes come from the topology; expected none");
   if (c.dl.enable || !c.link_errors_text.empty() || !c.link_down_text.empty() || !c.credit_loss_text.empty() ||
-      !c.port_down_text.empty() || !c.faults.pods.empty())
-    throw ConfigError("link.dl.*, faults.* and partition.* with topology.kind = " + kind_name(c) +
+      !c.port_down_text.empty())
+    throw ConfigError("link.dl.* and faults.link_*, credit_loss, port_down with topology.kind = " + kind_name(c) +
                       ": they apply to topology.kind = single only in this version (issue 19, doc/topology.md)");
 }
 

@@ -17,8 +17,9 @@ struct PortDownWindow {
 };
 
 struct FaultParams {
-  // partition.pods: pod id of accelerator port i; empty = every port in pod 0. Ports beyond the
-  // list (the reduction engine's units) belong to no pod: the engine checks its own requests.
+  // partition.pods: pod id of accelerator i (on one switch, accelerator port i); empty = every
+  // accelerator in pod 0. Endpoints beyond the list (the reduction engine's units) belong to no
+  // pod: the engine checks its own requests.
   std::vector<int> pods;
   std::vector<PortDownWindow> port_down;  // faults.port_down, in cycles
 
@@ -28,7 +29,7 @@ struct FaultParams {
     return false;
   }
   bool any() const { return partitioned() || !port_down.empty(); }
-  // Whether ports a and b may exchange requests: same pod, or either outside the table.
+  // Whether accelerators a and b may exchange requests: same pod, or either outside the table.
   bool same_pod(int a, int b) const {
     const auto n = static_cast<int>(pods.size());
     return a >= n || b >= n || pods[static_cast<size_t>(a)] == pods[static_cast<size_t>(b)];

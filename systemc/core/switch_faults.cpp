@@ -21,13 +21,15 @@ void SwitchCore::set_faults(const FaultParams& f) {
 }
 
 // The verdict on a packet whose head leaves input `i`'s routing stage at `t`. Only requests are
-// checked against the partition: a response answers a request that was let through.
+// checked against the partition, by their source and destination accelerators, so every switch
+// on a path holds the same rule (the first one rejects); a response answers a request that was
+// let through.
 uint8_t SwitchCore::classify(int i, const Flit& head, uint64_t t) const {
   const int o = head.out;
   const bool request = head.vc < p_.vcs;  // lanes [0, vcs) are the request class
   if (faults_.down(i, t)) return Reject::kDropped;
   if (faults_.down(o, t)) return request ? Reject::kTargetDown : Reject::kDropped;
-  if (request && !faults_.same_pod(i, o)) return Reject::kProtection;
+  if (request && !faults_.same_pod(head.src, head.dst)) return Reject::kProtection;
   return Reject::kForwarded;
 }
 

@@ -71,7 +71,6 @@ EnginePlacement place_engine(const network::Topology& base, int units_param, boo
 TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   if (cfg_.sw.classes != 2 || cfg_.sw.queueing == core::Queueing::kFifo)
     throw std::logic_error("TxnFabric: the configuration must be validated with traffic.kind = transactions");
-  const bool single = cfg_.single_switch();
   const int n = cfg_.endpoints();
   // Synthetic mixes never address a multicast window, so their fabrics are built without the
   // reduction engine's units.
@@ -103,19 +102,22 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
                                                                 synthetic ? &cfg_.txn : nullptr, cfg_.traffic,
                                                                 cfg_.measure, cfg_.flit_bytes * rate, cfg_.watchdog_window());
   for (int p = 0; p < ports; ++p) endpoints_->connect(p, &network_->uplink(p), &network_->downlink(p));
-  if (!single) return;  // (faults and partitions: topology.kind = single only, config/topology_params.cpp)
-  // Partitions and port faults (doc/reliability.md): the switch reports the packets it does not
-  // forward on one reject line per port, answered after its output pipeline and the port's downlink.
-  core::SwitchCore& sw = network_->sw(0);
-  sw.set_faults(cfg_.faults);
+  // Partitions and port faults (doc/reliability.md): every switch holds the same rules (port
+  // faults: topology.kind = single only, config/topology_params.cpp) and reports the packets it
+  // does not forward on one reject line per endpoint port, answered after its output pipeline and
+  // the port's downlink.
+  for (int s = 0; s < network_->switches(); ++s) network_->sw(s).set_faults(cfg_.faults);
   if (cfg_.faults.partitioned()) endpoints_->set_pods(cfg_.faults.pods);
-  if (cfg_.faults.any())
-    for (int p = 0; p < n + units; ++p) {
-      rejects_.push_back(std::make_unique<core::RejectLine>(static_cast<uint32_t>(sp.output_pipeline_cycles()) +
-                                                            network_->downlink(p).latency()));
-      sw.connect_rejects(p, rejects_.back().get());
-      endpoints_->connect_rejects(p, rejects_.back().get());
-    }
+  if (!cfg_.faults.any()) return;
+  const network::Topology& topo = network_->topology();
+  for (int p = 0; p < ports; ++p) {
+    const int a = network_->owner(p);
+    const network::PortRef at = topo.peer(network::PortRef{false, a, p - topo.endpoint_first_port(a)});
+    rejects_.push_back(std::make_unique<core::RejectLine>(static_cast<uint32_t>(sp.output_pipeline_cycles()) +
+                                                          network_->downlink(p).latency()));
+    network_->sw(at.id).connect_rejects(at.port, rejects_.back().get());
+    endpoints_->connect_rejects(p, rejects_.back().get());
+  }
 }
 
 void TxnFabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {

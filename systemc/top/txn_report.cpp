@@ -62,13 +62,17 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
   reg.counter("accel.requests_rejected", &r.requests_rejected, "requests", "answered by the initiator (format, no window)");
   reg.counter("accel.flits_sent", &r.flits_sent, "flits", "whole run, both classes");
   if (c.faults.any() || c.accel.completion_timeout_cycles) {  // doc/reliability.md
-    reg.per_port("switch.protection_violations", &s.protection_violations, "requests",
-                 "per input: requests rejected, target in another pod (partition.pods), whole run");
-    reg.per_port("switch.target_aborts", &s.target_aborts, "requests",
-                 "per input: requests rejected, target port down (faults.port_down), whole run");
-    reg.per_port("switch.dropped_packets", &s.dropped_packets, "packets",
-                 "per input: packets dropped, from a down port or a response to one, whole run");
-    reg.counter("switch.flits_discarded", &s.flits_discarded, "flits", "of rejected and dropped packets, whole run");
+    for (int k = 0; k < net.switches(); ++k) {  // every switch holds the partition
+      const core::SwitchStats& st = net.sw(k).stats();
+      const std::string p = single ? "switch." : "switch" + std::to_string(k) + ".";
+      reg.per_port(p + "protection_violations", &st.protection_violations, "requests",
+                   "per input: requests rejected, target in another pod (partition.pods), whole run");
+      reg.per_port(p + "target_aborts", &st.target_aborts, "requests",
+                   "per input: requests rejected, target port down (faults.port_down), whole run");
+      reg.per_port(p + "dropped_packets", &st.dropped_packets, "packets",
+                   "per input: packets dropped, from a down port or a response to one, whole run");
+      reg.counter(p + "flits_discarded", &st.flits_discarded, "flits", "of rejected and dropped packets, whole run");
+    }
     reg.counter("accel.late_responses", &r.late_responses, "responses",
                 "came back after their request's completion timeout; dropped, whole run");
   }

@@ -70,6 +70,9 @@ TEST(FaultCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {txn + "--set partition.pods=0,1", "partition.pods = '0,1' has 2 entries: expected none (one pod) or one pod id"},
       {txn + "--set partition.pods=0,0,0,0,-1,1,1,1", "partition.pods = '0,0,0,0,-1,1,1,1'"},
       {txn + "--set partition.pods=0,x", "integers from 0 to 1023"},
+      {txn + "--set topology.kind=planes --set topology.endpoints=6 --set topology.planes=2 --set partition.pods=0,1",
+       "partition.pods = '0,1' has 2 entries: expected none (one pod) or one pod id 0 .. 1023 per accelerator (the "
+       "topology has 6)"},
       {"run --preset tiny --set partition.pods=0,0,0,0,1,1,1,1",
        "partition.pods: applies to traffic.kind = transactions"},
       {txn + timeout + "--set faults.port_down=9@100", "faults.port_down = '9@100': expected PORT@START_NS[-END_NS]"},
