@@ -116,15 +116,17 @@ inline uint64_t reference_atomic(tl::AtomicOp op, int bytes, uint64_t old, uint6
 class Scoreboard : public endpoint::TxnObserver {
  public:
   // `single_issue`: every initiator issues at most one request per cycle (one port each).
-  Scoreboard(const tl::AddressMap& map, bool strict, bool single_issue = true)
-      : map_(map), strict_(strict), single_issue_(single_issue) {}
+  // `any_vc`: order one (source, destination, region) whatever VC it takes (a region's VC may
+  // change when a switch is taken out, faults.switch_down; the order must still hold).
+  Scoreboard(const tl::AddressMap& map, bool strict, bool single_issue = true, bool any_vc = false)
+      : map_(map), strict_(strict), single_issue_(single_issue), any_vc_(any_vc) {}
 
   void executed(int completer, const tl::Message& m, const uint8_t* before) override {
     const uint64_t off = map_.offset(m.addr);
     for (int b = 0; b < m.len; ++b)
       if (before[b] != byte(completer, off + b)) fail("memory differs from the reference at endpoint " + who(completer, off + b));
     const auto order_key = strict_ ? std::make_tuple(int{m.src}, completer, 0, uint64_t{0})
-                                   : std::make_tuple(int{m.src}, completer, int{m.vc}, m.addr >> 8);
+                                   : std::make_tuple(int{m.src}, completer, any_vc_ ? 0 : int{m.vc}, m.addr >> 8);
     auto [it, fresh] = last_issue_.emplace(order_key, m.issued);
     if (!fresh) {
       // (An endpoint with k ports issues up to k requests per cycle: requests issued in the same
@@ -211,7 +213,7 @@ class Scoreboard : public endpoint::TxnObserver {
   }
 
   const tl::AddressMap& map_;
-  bool strict_, single_issue_;
+  bool strict_, single_issue_, any_vc_;
   std::unordered_map<uint64_t, uint8_t> mem_;
   std::map<std::tuple<int, int, int, uint64_t>, uint64_t> last_issue_;
   std::unordered_map<uint64_t, std::vector<uint8_t>> expected_;

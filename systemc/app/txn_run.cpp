@@ -13,6 +13,7 @@
 #include "app/table_files.h"
 #include "sc/txn_sc_run.h"
 #include "top/network_report.h"
+#include "top/switch_down_report.h"
 #include "top/txn_fabric.h"
 #include "top/txn_report.h"
 #include "revision.h"
@@ -47,6 +48,7 @@ void print_txn_summary(const nlohmann::json& s, const top::TxnFabric& f) {
     fmt::print("  link {:<11} {:.3f} flits/port/cycle, {:.2f} messages per packet, efficiency {:.3f}\n", name,
                k["flits_per_port_per_cycle"].get<double>(), k["messages_per_packet"].get<double>(),
                k["efficiency"].get<double>());
+  if (s.contains("switch_down")) fmt::print("  switch down      {}\n", top::switch_down_line(s["switch_down"]));
   fmt::print("  saturated        {}{}\n", s["saturated"].get<bool>() ? "YES: " : "no",
              s["saturation_reason"].get<std::string>());
   fmt::print("  conservation     {} ({})\n", s["conservation"]["ok"].get<bool>() ? "ok" : "VIOLATED",

@@ -61,6 +61,7 @@ struct Config {
   // endpoint.completion_timeout_ns (-> accel.completion_timeout_cycles): fault_params.cpp.
   core::FaultParams faults;
   std::string port_down_text;
+  std::string switch_down_text;  // faults.switch_down as written (-> faults.switch_down)
   double completion_timeout_ns = 0;
   uint64_t check_interval_cycles = 0;
   double memory_limit_gib = 0;  // sim.memory_limit_gib: 0 = the machine's available memory

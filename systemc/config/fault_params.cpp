@@ -24,6 +24,13 @@ void add_fault_params(std::vector<ParamSpec>& t) {
       "Transactions: switch ports taken down, each from START_NS to END_NS (or for good), ns rounded to core "
       "cycles. Requests to a down port get target_abort from the switch; its traffic and the responses to it "
       "are dropped. Needs endpoint.completion_timeout_ns."));
+  t.push_back(text_param(
+      "faults.switch_down", [](Config& c) -> std::string& { return c.switch_down_text; }, "",
+      "SWITCH@NS,... or ''",
+      "Transactions on a network: switches taken out of service at NS (rounded to core cycles). From then on "
+      "the accelerators send nothing new into them (each waits until its requests in flight are answered, then "
+      "spreads its traffic over its other ports) and their neighbours route around them; what is already in "
+      "them drains, so nothing is lost. Every accelerator must keep a port, and every other switch a route."));
   t.push_back(float_param(
       "endpoint.completion_timeout_ns", [](Config& c) -> double& { return c.completion_timeout_ns; }, 0.0, 0.0, 1e9,
       "ns",
@@ -74,6 +81,68 @@ std::vector<core::PortDownWindow> parse_port_down(const std::string& text, int p
   return out;
 }
 
+// faults.switch_down: SWITCH@NS,... ('' = none), by cycle. Each switch at most once.
+std::vector<core::SwitchDown> parse_switch_down(const std::string& text, int switches, double clock_ghz) {
+  std::vector<core::SwitchDown> out;
+  if (trim(text).empty()) return out;
+  const std::string allowed = "SWITCH@NS,... with SWITCH 0 .. " + std::to_string(switches - 1) +
+                              ", each at most once, and NS >= 0 (e.g. 3@2000)";
+  auto bad = [&]() { fail("faults.switch_down = '" + text + "': expected " + allowed); };
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item = trim(item);
+    const size_t at = item.find('@');
+    if (at == std::string::npos) bad();
+    core::SwitchDown d;
+    try {
+      d.sw = static_cast<int>(parse_int("faults.switch_down", item.substr(0, at), 0, switches - 1));
+      d.at = to_cycles(parse_float("faults.switch_down", item.substr(at + 1), 0.0, 1e12), clock_ghz);
+    } catch (const ConfigError&) {
+      bad();
+    }
+    for (const core::SwitchDown& o : out)
+      if (o.sw == d.sw) bad();
+    out.push_back(d);
+  }
+  if (out.empty() || text.back() == ',') bad();
+  std::stable_sort(out.begin(), out.end(), [](const core::SwitchDown& a, const core::SwitchDown& b) { return a.at < b.at; });
+  return out;
+}
+
+// Every accelerator keeps a port on a switch in service, and every switch in service keeps a
+// route to every accelerator that avoids the switches taken out (routes are not recomputed: the
+// equal-cost choices of a two-tier fabric's spines, or the planes, are what remains).
+void check_switch_down(const Config& c) {
+  const network::Topology& t = c.network();
+  std::vector<char> down(static_cast<size_t>(t.num_switches()), 0);
+  for (const core::SwitchDown& d : c.faults.switch_down) down[static_cast<size_t>(d.sw)] = 1;
+  const std::string key = "faults.switch_down = '" + c.switch_down_text + "': ";
+  for (int e = 0; e < t.num_endpoints(); ++e) {
+    bool kept = false;
+    for (int k = 0; k < t.endpoints[static_cast<size_t>(e)].ports && !kept; ++k)
+      kept = !down[static_cast<size_t>(t.peer(network::PortRef{false, e, k}).id)];
+    if (!kept)
+      fail(key + "accelerator " + std::to_string(e) +
+           " would have no port left; expected every accelerator to keep a port on a switch in service");
+  }
+  for (int s = 0; s < t.num_switches(); ++s) {
+    if (down[static_cast<size_t>(s)]) continue;
+    for (int e = 0; e < t.num_endpoints(); ++e) {
+      if (t.route_count(s, e) == 0) continue;
+      bool kept = false;
+      for (const uint16_t* q = t.routes_begin(s, e); q != t.routes_end(s, e) && !kept; ++q) {
+        const network::PortRef next = t.peer(network::PortRef{true, s, *q});
+        kept = !next.is_switch || !down[static_cast<size_t>(next.id)];
+      }
+      if (!kept)
+        fail(key + "switch " + std::to_string(s) + " reaches accelerator " + std::to_string(e) +
+             " only through switches taken out; routes are not recomputed, so expected a switch with an "
+             "equal-cost alternative (a spine of a two-tier fabric, a plane)");
+    }
+  }
+}
+
 }  // namespace
 
 void resolve_faults(Config& c) {
@@ -101,6 +170,17 @@ void resolve_faults(Config& c) {
     if (timeout)
       fail("endpoint.completion_timeout_ns = " + format_float(c.completion_timeout_ns) +
            ": applies to traffic.kind = transactions only (it is packets); expected 0");
+  }
+  f.switch_down.clear();
+  if (!trim(c.switch_down_text).empty()) {
+    if (c.single_switch())
+      fail("faults.switch_down = '" + c.switch_down_text +
+           "': takes switches of a network out of service; expected topology.kind planes, two_tier or file "
+           "(topology.kind = single has one switch)");
+    if (!transactions)
+      fail("faults.switch_down = '" + c.switch_down_text + "': applies to traffic.kind = transactions only (it is packets)");
+    f.switch_down = parse_switch_down(c.switch_down_text, c.network().num_switches(), c.clock_ghz);
+    check_switch_down(c);
   }
   if (!f.port_down.empty() && timeout == 0)
     fail("faults.port_down = '" + c.port_down_text +

@@ -16,12 +16,21 @@ struct PortDownWindow {
   uint64_t begin = 0, end = UINT64_MAX;
 };
 
+// faults.switch_down: switch `sw` of the network is taken out of service at cycle `at`.
+struct SwitchDown {
+  int sw = 0;
+  uint64_t at = 0;
+};
+
 struct FaultParams {
   // partition.pods: pod id of accelerator i (on one switch, accelerator port i); empty = every
   // accelerator in pod 0. Endpoints beyond the list (the reduction engine's units) belong to no
   // pod: the engine checks its own requests.
   std::vector<int> pods;
   std::vector<PortDownWindow> port_down;  // faults.port_down, in cycles
+  // faults.switch_down, by cycle. Not a switch's per-packet filter (any() leaves it out): the
+  // endpoints stop using the switch and its neighbours route around it (top/txn_fabric.cpp).
+  std::vector<SwitchDown> switch_down;
 
   bool partitioned() const {
     for (int p : pods)

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/allocator.h"
@@ -69,6 +70,14 @@ class SwitchCore {
     if (rejects_.empty()) rejects_.assign(static_cast<size_t>(n_), nullptr);
     rejects_.at(static_cast<size_t>(port)) = line;
   }
+  // A neighbouring switch taken out of service (faults.switch_down, between two cycles): heads
+  // routed from now on avoid the ports marked in `lost` wherever their destination has another
+  // route; a destination reached only through them keeps its routes (what is in flight there
+  // drains). Packets already routed keep their output. Returns how many destinations lost a route.
+  int avoid_ports(const std::vector<char>& lost);
+  // The same at cycle `at`: applied by the first tick at or after it (a switch that sleeps until
+  // then routes nothing before it, so the result is the same as applying it at `at`).
+  void avoid_ports_at(uint64_t at, std::vector<char> lost);
 
  private:
   int queue_of(const Flit& f) const;
@@ -108,6 +117,7 @@ class SwitchCore {
   // switch_faults.cpp
   uint8_t classify(int input, const Flit& head, uint64_t t) const;
   bool discard(int input, const Flit& f, uint64_t t);
+  void apply_avoid(uint64_t t);
   void send_discard_credits(uint64_t t);
 
   SwitchParams p_;
@@ -117,6 +127,8 @@ class SwitchCore {
   bool multipath_ = false;
   std::vector<uint32_t> route_begin_;
   std::vector<uint16_t> route_ports_;
+  std::vector<std::pair<uint64_t, std::vector<char>>> avoid_plan_;  // (cycle, lost ports), by cycle
+  uint64_t next_avoid_ = UINT64_MAX;
   std::vector<int> lane_out_;  // per input lane: the output of the packet in progress
   std::vector<uint32_t> rr_;   // per input: round-robin position (routing.multipath = round_robin)
   std::unique_ptr<Allocator> allocator_;

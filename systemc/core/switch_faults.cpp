@@ -5,6 +5,8 @@
 // flit's credit), and its tail leaves a record on the input's reject line.
 #include "core/switch_core.h"
 
+#include <algorithm>
+
 namespace upswitch::core {
 
 void SwitchCore::set_faults(const FaultParams& f) {
@@ -83,6 +85,43 @@ void SwitchCore::send_discard_credits(uint64_t t) {
     else
       in_links_[i]->send_credit(t, c);
   }
+}
+
+int SwitchCore::avoid_ports(const std::vector<char>& lost) {
+  if (route_begin_.empty()) return 0;  // a single switch's table: no neighbour to avoid
+  auto is_lost = [&](int o) { return o < static_cast<int>(lost.size()) && lost[static_cast<size_t>(o)]; };
+  std::vector<uint32_t> begin{0};
+  std::vector<uint16_t> ports;
+  int changed = 0;
+  const size_t dests = route_begin_.size() - 1;
+  for (size_t d = 0; d < dests; ++d) {
+    const size_t before = ports.size();
+    for (uint32_t j = route_begin_[d]; j < route_begin_[d + 1]; ++j)
+      if (!is_lost(route_ports_[j])) ports.push_back(route_ports_[j]);
+    if (ports.size() == before)  // no other way: keep the routes (only what drains goes there)
+      ports.insert(ports.end(), route_ports_.begin() + route_begin_[d], route_ports_.begin() + route_begin_[d + 1]);
+    else if (ports.size() - before != route_begin_[d + 1] - route_begin_[d])
+      ++changed;
+    begin.push_back(static_cast<uint32_t>(ports.size()));
+    if (begin[d + 1] > begin[d]) route_[d] = ports[begin[d]];
+  }
+  route_begin_ = std::move(begin);
+  route_ports_ = std::move(ports);
+  return changed;
+}
+
+void SwitchCore::avoid_ports_at(uint64_t at, std::vector<char> lost) {
+  avoid_plan_.emplace_back(at, std::move(lost));
+  std::stable_sort(avoid_plan_.begin(), avoid_plan_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  next_avoid_ = avoid_plan_.front().first;
+}
+
+void SwitchCore::apply_avoid(uint64_t t) {
+  size_t k = 0;
+  for (; k < avoid_plan_.size() && avoid_plan_[k].first <= t; ++k) avoid_ports(avoid_plan_[k].second);
+  avoid_plan_.erase(avoid_plan_.begin(), avoid_plan_.begin() + static_cast<std::ptrdiff_t>(k));
+  next_avoid_ = avoid_plan_.empty() ? UINT64_MAX : avoid_plan_.front().first;
 }
 
 }  // namespace upswitch::core

@@ -5,6 +5,7 @@
 // its loss) comes back, so a tag is never reused while an answer for it may still arrive.
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "endpoint/accelerators.h"
 
@@ -139,6 +140,48 @@ void AcceleratorEndpoints::on_reject(int p, const core::Reject& r, uint64_t t) {
     m.response = true;
     complete_request(requester, h, t);
   }
+}
+
+void AcceleratorEndpoints::take_out_port(int port, uint64_t at) {
+  if (port < 0 || port >= static_cast<int>(ports_.size()) || ports_[port].owner >= nacc_)
+    throw std::invalid_argument("AcceleratorEndpoints::take_out_port: not an accelerator port");
+  outages_.emplace_back(at, port);
+  std::stable_sort(outages_.begin(), outages_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  next_outage_ = outages_.front().first;
+}
+
+int AcceleratorEndpoints::ports_in_service(int e) const {
+  const Node& node = nodes_[static_cast<size_t>(e)];
+  return node.live.empty() ? node.nports : static_cast<int>(node.live.size());
+}
+
+// The outages due by cycle t, at the start of its tick (an endpoint that slept through the due
+// cycle had nothing to issue or receive meanwhile, so applying them now is the same).
+void AcceleratorEndpoints::take_out_ports(uint64_t t) {
+  size_t k = 0;
+  for (; k < outages_.size() && outages_[k].first <= t; ++k) {
+    const int p = outages_[k].second;
+    Node& node = nodes_[static_cast<size_t>(ports_[p].owner)];
+    if (node.live.empty())
+      for (int q = node.first_port; q < node.first_port + node.nports; ++q) node.live.push_back(q);
+    node.live.erase(std::remove(node.live.begin(), node.live.end(), p), node.live.end());
+    if (node.live.empty()) throw std::logic_error("AcceleratorEndpoints: an accelerator lost its last port");
+  }
+  outages_.erase(outages_.begin(), outages_.begin() + static_cast<std::ptrdiff_t>(k));
+  next_outage_ = outages_.empty() ? UINT64_MAX : outages_.front().first;
+  // Paths change everywhere (planes, and the routes around a lost spine): every accelerator with
+  // requests in flight holds its next ones until they are answered.
+  for (int e = 0; e < nacc_; ++e) {
+    Node& node = nodes_[static_cast<size_t>(e)];
+    node.fenced = node.tag_msg.size() != node.free_tags.size();
+  }
+}
+
+// Whether accelerator `node` still waits for its requests in flight before issuing more.
+bool AcceleratorEndpoints::fence_holds(Node& node) {
+  if (node.tag_msg.size() != node.free_tags.size()) return true;
+  node.fenced = false;
+  return false;
 }
 
 // Whether a multicast operation of `requester` on group g would leave the requester's pod.

@@ -82,9 +82,11 @@ int AcceleratorEndpoints::region_vc(int nports, uint64_t addr) const {
 }
 
 // The port an address's stripe of endpoint.interleave_bytes takes among the node's ports.
+// Once a port's switch is taken out (faults.switch_down), the stripes go over the ports in service.
 int AcceleratorEndpoints::address_port(const Node& node, uint64_t addr) const {
-  return node.first_port +
-         static_cast<int>((addr / static_cast<uint64_t>(interleave_bytes_)) % static_cast<uint64_t>(node.nports));
+  const uint64_t stripe = addr / static_cast<uint64_t>(interleave_bytes_);
+  if (!node.live.empty()) return node.live[static_cast<size_t>(stripe % node.live.size())];
+  return node.first_port + static_cast<int>(stripe % static_cast<uint64_t>(node.nports));
 }
 
 // The port a request leaves on (endpoint.port_select; doc/topology.md): `address` interleaves
@@ -96,6 +98,7 @@ int AcceleratorEndpoints::select_port(int e, const tl::Message& m) {
   Node& node = nodes_[static_cast<size_t>(e)];
   const int k = node.nports;
   if (k == 1) return node.first_port;
+  if (!node.live.empty()) return select_live_port(node, e, m);
   switch (select_) {
     case traffic::PortSelect::kAddress: return address_port(node, m.addr);
     case traffic::PortSelect::kRoundRobin:
@@ -109,13 +112,30 @@ int AcceleratorEndpoints::select_port(int e, const tl::Message& m) {
   });
 }
 
+// select_port over the ports still in service (faults.switch_down), by the same rules.
+int AcceleratorEndpoints::select_live_port(Node& node, int e, const tl::Message& m) {
+  const auto k = static_cast<int>(node.live.size());
+  switch (select_) {
+    case traffic::PortSelect::kAddress: return address_port(node, m.addr);
+    case traffic::PortSelect::kRoundRobin: return node.live[node.port_rr++ % static_cast<uint32_t>(k)];
+    case traffic::PortSelect::kHash: return node.live[static_cast<size_t>(traffic::hash_port(0, k, e, m.dst))];
+    case traffic::PortSelect::kLeastLoaded: break;
+  }
+  return node.live[static_cast<size_t>(
+      traffic::least_loaded_port(0, k, node.port_rr++ % static_cast<uint32_t>(k), [&](int j) {
+        const Port& port = ports_[node.live[static_cast<size_t>(j)]];
+        return static_cast<int64_t>(port.tx_work) * 1024 - static_cast<int64_t>(port.credits.total());
+      }))];
+}
+
 // Issues requests of the oldest unissued transfers while tags are free: as many per
 // issue_interval_cycles as the endpoint has ports (one per port, since the rate is per link).
 void AcceleratorEndpoints::issue(int e, uint64_t t) {
   Node& node = nodes_[static_cast<size_t>(e)];
-  if (t < node.next_issue) return;
+  if (t < node.next_issue || (node.fenced && fence_holds(node))) return;
   bool issued = false;
-  for (int k = 0; k < node.nports && !node.free_tags.empty() && !node.transfers.empty(); ++k) {
+  const int ports = ports_in_service(e);
+  for (int k = 0; k < ports && !node.free_tags.empty() && !node.transfers.empty(); ++k) {
     issue_one(e, t);
     issued = true;
   }
@@ -182,7 +202,7 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
     return;
   }
   m.dst = static_cast<uint16_t>(owner);
-  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : region_vc(port.nports, addr));
+  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : region_vc(ports_in_service(p), addr));
   if (out < 0) out = select_port(p, m);
   m.compressed = ap_.compression && tl::compressible(m) && ports_[out].cache.access(addr);
   enqueue(out, lane_of(0, m.vc), h);

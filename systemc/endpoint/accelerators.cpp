@@ -143,6 +143,7 @@ void AcceleratorEndpoints::tick(uint64_t t) {
     if (phase_ == Phase::kDone) return;
   }
   if (watchdog_) check_progress(t);
+  if (t >= next_outage_) take_out_ports(t);  // faults.switch_down
   for (int e = 0; e < n_; ++e) {
     Node& node = nodes_[static_cast<size_t>(e)];
     const int p0 = node.first_port, p1 = node.first_port + node.nports;

@@ -152,6 +152,14 @@ class AcceleratorEndpoints {
     return rejects_.empty() ? nullptr : rejects_[static_cast<size_t>(port)];
   }
   void set_pods(std::vector<int> pods) { pods_ = std::move(pods); }
+  // faults.switch_down (accel_faults.cpp, doc/reliability.md), before the first tick: from cycle
+  // `at` accelerator port `port` leads to a switch out of service. Every accelerator then waits
+  // until its requests in flight are answered (so no request overtakes an earlier one on a new
+  // path) and spreads its new requests over its ports still in service; responses still leave on
+  // their request's port, and messages queued at a port before `at` are still sent on it.
+  void take_out_port(int port, uint64_t at);
+  // Ports of accelerator e in service now (its ports before any switch was taken out).
+  int ports_in_service(int e) const;
   // Requests answered by their completion timeout whose late response may still come back.
   uint64_t tags_timed_out() const { return timed_out_total_; }
   int lanes() const { return 2 * v_; }
@@ -214,6 +222,10 @@ class AcceleratorEndpoints {
     int admit_taken = 0;  // engine unit: requests of the front admitted packet given contexts
     Ring<std::pair<uint64_t, uint32_t>> pipeline;  // (ready cycle, response message)
     uint64_t backlog_bytes = 0;
+    // faults.switch_down: the ports in service once one was lost (empty: all of them), and
+    // whether new requests wait for the ones in flight (accel_faults.cpp).
+    std::vector<int> live;
+    bool fenced = false;
   };
   // One multicast operation in flight at an engine unit: the request it serves (which becomes
   // its response), the member responses still due and, for a load-reduce, the accumulator.
@@ -235,6 +247,7 @@ class AcceleratorEndpoints {
   void issue(int e, uint64_t t);
   void issue_one(int e, uint64_t t);
   int select_port(int e, const tl::Message& m);
+  int select_live_port(Node& node, int e, const tl::Message& m);
   int address_port(const Node& node, uint64_t addr) const;
   int region_vc(int nports, uint64_t addr) const;
   void fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len);
@@ -258,6 +271,8 @@ class AcceleratorEndpoints {
   void answer_done(uint32_t transfer, uint64_t t);
   void free_tag(int p, uint16_t tag);
   void faults_tick(int p, uint64_t t);
+  void take_out_ports(uint64_t t);
+  bool fence_holds(Node& node);
   uint64_t faults_next(int p) const;
   void expire(int p, uint64_t t);
   void on_reject(int p, const core::Reject& r, uint64_t t);
@@ -317,6 +332,8 @@ class AcceleratorEndpoints {
   uint64_t member_in_flight_ = 0;
   std::vector<core::RejectLine*> rejects_;  // per port; empty = none connected
   std::vector<int> pods_;
+  std::vector<std::pair<uint64_t, int>> outages_;  // (cycle, port) of faults.switch_down, by cycle
+  uint64_t next_outage_ = UINT64_MAX;
   bool faults_on_ = false;  // reject lines connected or completion timeouts on
   uint64_t timed_out_total_ = 0;
   Phase phase_;

@@ -108,8 +108,9 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   // the port's downlink.
   for (int s = 0; s < network_->switches(); ++s) network_->sw(s).set_faults(cfg_.faults);
   if (cfg_.faults.partitioned()) endpoints_->set_pods(cfg_.faults.pods);
-  if (!cfg_.faults.any()) return;
   const network::Topology& topo = network_->topology();
+  for (const core::SwitchDown& d : cfg_.faults.switch_down) take_out(d);
+  if (!cfg_.faults.any()) return;
   for (int p = 0; p < ports; ++p) {
     const int a = network_->owner(p);
     const network::PortRef at = topo.peer(network::PortRef{false, a, p - topo.endpoint_first_port(a)});
@@ -117,6 +118,29 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
                                                           network_->downlink(p).latency()));
     network_->sw(at.id).connect_rejects(at.port, rejects_.back().get());
     endpoints_->connect_rejects(p, rejects_.back().get());
+  }
+}
+
+// faults.switch_down (doc/reliability.md "Switch down"): the accelerators stop using their ports
+// into the switch, and every neighbour stops routing into it where it has another route.
+void TxnFabric::take_out(const core::SwitchDown& d) {
+  const network::Topology& topo = network_->topology();
+  for (int p = 0; p < network_->endpoint_ports(); ++p) {
+    const int a = network_->owner(p);
+    if (a >= cfg_.endpoints()) continue;  // an engine unit's port: inside its switch
+    if (topo.peer(network::PortRef{false, a, p - topo.endpoint_first_port(a)}).id == d.sw)
+      endpoints_->take_out_port(p, d.at);
+  }
+  for (int s = 0; s < network_->switches(); ++s) {
+    if (s == d.sw) continue;
+    std::vector<char> lost(static_cast<size_t>(network_->sw(s).ports()), 0);
+    bool any = false;
+    for (int q = 0; q < network_->sw(s).ports(); ++q) {
+      const network::PortRef next = topo.peer(network::PortRef{true, s, q});
+      lost[static_cast<size_t>(q)] = next.is_switch && next.id == d.sw;
+      any = any || lost[static_cast<size_t>(q)];
+    }
+    if (any) network_->sw(s).avoid_ports_at(d.at, std::move(lost));
   }
 }
 

@@ -59,6 +59,7 @@ class TxnFabric {
   uint64_t now() const { return now_; }
 
  private:
+  void take_out(const core::SwitchDown& d);  // faults.switch_down
   config::Config cfg_;
   std::unique_ptr<network::Network> network_;
   std::vector<std::unique_ptr<core::RejectLine>> rejects_;  // per port, with partitions or port faults

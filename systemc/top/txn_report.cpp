@@ -8,6 +8,7 @@
 #include "top/link_layers.h"
 #include "top/network_report.h"
 #include "top/report.h"
+#include "top/switch_down_report.h"
 #include "top/txn_fabric.h"
 #include "version.h"
 
@@ -140,6 +141,8 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
     j["switches"] = switches_json(net, window);
     j["topology"] = topology_json(net.topology(), c.flit_bytes * c.clock_ghz);
   }
+  if (!c.faults.switch_down.empty())
+    j["switch_down"] = switch_down_json(net.topology(), c.faults.switch_down, c.flit_bytes * c.clock_ghz, c.clock_ghz);
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
   j["sim"] = {{"cycles", r.end_cycle},

@@ -70,6 +70,17 @@ TEST(FaultCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {txn + "--set partition.pods=0,1", "partition.pods = '0,1' has 2 entries: expected none (one pod) or one pod id"},
       {txn + "--set partition.pods=0,0,0,0,-1,1,1,1", "partition.pods = '0,0,0,0,-1,1,1,1'"},
       {txn + "--set partition.pods=0,x", "integers from 0 to 1023"},
+      {txn + "--set faults.switch_down=0@100", "faults.switch_down = '0@100': takes switches of a network out of service"},
+      {"run --preset nvl72-rack --set faults.switch_down=3@100", "faults.switch_down = '3@100': applies to traffic.kind = transactions"},
+      {txn + "--set topology.kind=planes --set topology.endpoints=4 --set topology.planes=2 --set faults.switch_down=2@5",
+       "faults.switch_down = '2@5': expected SWITCH@NS,... with SWITCH 0 .. 1"},
+      {txn + "--set topology.kind=planes --set topology.endpoints=4 --set topology.planes=2 --set faults.switch_down=0@5,0@9",
+       "each at most once"},
+      {txn + "--set topology.kind=planes --set topology.endpoints=4 --set topology.planes=2 --set faults.switch_down=0@5,1@9",
+       "faults.switch_down = '0@5,1@9': accelerator 0 would have no port left"},
+      {txn + "--set topology.kind=two_tier --set topology.leaves=2 --set topology.endpoints_per_leaf=2 "
+             "--set topology.spines=1 --set topology.uplinks_per_leaf=1 --set faults.switch_down=2@5",
+       "faults.switch_down = '2@5': switch 0 reaches accelerator 2 only through switches taken out"},
       {txn + "--set topology.kind=planes --set topology.endpoints=6 --set topology.planes=2 --set partition.pods=0,1",
        "partition.pods = '0,1' has 2 entries: expected none (one pod) or one pod id 0 .. 1023 per accelerator (the "
        "topology has 6)"},
