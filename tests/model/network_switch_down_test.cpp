@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "coll_support.h"
+#include "config/presets.h"
 #include "top/p2p_table.h"
 #include "txn_random_mix.h"
 #include "txn_support.h"
@@ -147,6 +148,27 @@ TEST(NetworkSwitchDown, PairBandwidthDropsByOnePlanesShare) {
       std::printf("%d planes %s: %.2f -> %.2f B/cycle (%.4f, expected %.4f)\n", planes, tl::opcode_name(op), all, less,
                   less / all, expect);
     }
+  }
+}
+
+// The NVL72 rack (facts 2.3): one GPU pair's 1 MiB stream over 18 chips, and with chip 4 out from
+// the start: 17/18 of it (within 3%).
+TEST(NetworkSwitchDown, Nvl72RackLosingAChipCostsAnEighteenth) {
+  auto rack = [](const char* down) {
+    config::Config c = config::default_config();
+    config::apply_preset(c, "nvl72-rack");
+    config::set_param(c, "traffic.kind", "transactions");
+    config::set_param(c, "faults.switch_down", down);
+    config::validate(c);
+    return c;
+  };
+  for (tl::Opcode op : {tl::Opcode::kWrite, tl::Opcode::kRead}) {
+    const top::P2pPoint pt{op, uint64_t{1} << 20, 0};
+    const double all = top::p2p_pair_bandwidth(rack(""), pt, 2000, 6000).payload_bytes_per_cycle;
+    const double less = top::p2p_pair_bandwidth(rack("4@0"), pt, 2000, 6000).payload_bytes_per_cycle;
+    EXPECT_NEAR(less / all, 17.0 / 18, 0.03 * 17 / 18) << tl::opcode_name(op) << ": " << less << " of " << all;
+    std::printf("NVL72 pair %s: %.2f -> %.2f B/cycle (%.4f, expected %.4f)\n", tl::opcode_name(op), all, less,
+                less / all, 17.0 / 18);
   }
 }
 
