@@ -9,6 +9,7 @@
 #include "config/param_table.h"
 #include "top/list_checks.h"
 #include "top/parallel_rows.h"
+#include "top/switch_down_report.h"
 #include "top/txn_fabric.h"
 #include "version.h"
 
@@ -214,6 +215,10 @@ std::string coll_text(const CollTable& t) {
     << c.measure.seed << "\n";
   o << "# algbw = size / time; busbw = algbw x factor (all_reduce 2(n-1)/n; reduce_scatter, all_gather, all_to_all "
        "(n-1)/n; broadcast 1)\n";
+  if (!c.faults.switch_down.empty())  // doc/reliability.md "Switch down"
+    o << "# faults.switch_down: "
+      << switch_down_line(switch_down_json(c.network(), c.faults.switch_down, c.flit_bytes * c.clock_ghz, c.clock_ghz))
+      << "\n";
   size_t i = 0;
   while (i < t.rows.size()) {
     const CollRow& first = t.rows[i];
