@@ -1,8 +1,7 @@
 #include "top/switch_down_report.h"
 
 #include <algorithm>
-
-#include <fmt/format.h>
+#include <cstdio>
 
 namespace upswitch::top {
 
@@ -48,13 +47,18 @@ nlohmann::json switch_down_json(const network::Topology& t, const std::vector<co
 
 std::string switch_down_line(const nlohmann::json& j) {
   std::string which;
-  for (const auto& s : j["switches"])
-    which += fmt::format("{}sw{} at {:.1f} ns", which.empty() ? "" : ", ", s["switch"].get<int>(), s["at_ns"].get<double>());
-  return fmt::format("{}: an accelerator keeps {:.2f} of {:.2f} links, {:.1f} of {:.1f} GB/s ({:.1f}%, least {:.1f}%)",
-                     which, j["ports_per_accelerator_after"].get<double>(), j["ports_per_accelerator_before"].get<double>(),
-                     j["link_gbytes_per_s_per_accelerator_after"].get<double>(),
-                     j["link_gbytes_per_s_per_accelerator_before"].get<double>(),
-                     100 * j["remaining_fraction"].get<double>(), 100 * j["least_remaining_fraction"].get<double>());
+  char buf[256];
+  for (const auto& s : j["switches"]) {
+    std::snprintf(buf, sizeof buf, "%ssw%d at %.1f ns", which.empty() ? "" : ", ", s["switch"].get<int>(),
+                  s["at_ns"].get<double>());
+    which += buf;
+  }
+  std::snprintf(buf, sizeof buf, ": an accelerator keeps %.2f of %.2f links, %.1f of %.1f GB/s (%.1f%%, least %.1f%%)",
+                j["ports_per_accelerator_after"].get<double>(), j["ports_per_accelerator_before"].get<double>(),
+                j["link_gbytes_per_s_per_accelerator_after"].get<double>(),
+                j["link_gbytes_per_s_per_accelerator_before"].get<double>(), 100 * j["remaining_fraction"].get<double>(),
+                100 * j["least_remaining_fraction"].get<double>());
+  return which + buf;
 }
 
 }  // namespace upswitch::top
