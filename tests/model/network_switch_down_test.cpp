@@ -93,7 +93,8 @@ TEST(NetworkSwitchDown, PlanesLoseAPlaneMidRunWithTheFlowHash) {
 }
 
 TEST(NetworkSwitchDown, TwoTiersRouteAroundALostSpine) {
-  const network::Topology& t = make_txn_config(kTwoTier).network();
+  const config::Config c = make_txn_config(kTwoTier);
+  const network::Topology& t = c.network();
   int spine = -1;
   for (int s = 0; s < t.num_switches(); ++s)
     if (t.switches[static_cast<size_t>(s)].level == 1) spine = s;
