@@ -73,8 +73,8 @@ class SwitchCore {
   // A neighbouring switch taken out of service (faults.switch_down, between two cycles): heads
   // routed from now on avoid the ports marked in `lost` wherever their destination has another
   // route; a destination reached only through them keeps its routes (what is in flight there
-  // drains). Packets already routed keep their output. Returns how many destinations lost a route.
-  int avoid_ports(const std::vector<char>& lost);
+  // drains). Packets already routed keep their output.
+  void avoid_ports(const std::vector<char>& lost);
   // The same at cycle `at`: applied by the first tick at or after it (a switch that sleeps until
   // then routes nothing before it, so the result is the same as applying it at `at`).
   void avoid_ports_at(uint64_t at, std::vector<char> lost);

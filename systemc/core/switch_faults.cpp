@@ -87,12 +87,11 @@ void SwitchCore::send_discard_credits(uint64_t t) {
   }
 }
 
-int SwitchCore::avoid_ports(const std::vector<char>& lost) {
-  if (route_begin_.empty()) return 0;  // a single switch's table: no neighbour to avoid
+void SwitchCore::avoid_ports(const std::vector<char>& lost) {
+  if (route_begin_.empty()) return;  // a single switch's table: no neighbour to avoid
   auto is_lost = [&](int o) { return o < static_cast<int>(lost.size()) && lost[static_cast<size_t>(o)]; };
   std::vector<uint32_t> begin{0};
   std::vector<uint16_t> ports;
-  int changed = 0;
   const size_t dests = route_begin_.size() - 1;
   for (size_t d = 0; d < dests; ++d) {
     const size_t before = ports.size();
@@ -100,14 +99,11 @@ int SwitchCore::avoid_ports(const std::vector<char>& lost) {
       if (!is_lost(route_ports_[j])) ports.push_back(route_ports_[j]);
     if (ports.size() == before)  // no other way: keep the routes (only what drains goes there)
       ports.insert(ports.end(), route_ports_.begin() + route_begin_[d], route_ports_.begin() + route_begin_[d + 1]);
-    else if (ports.size() - before != route_begin_[d + 1] - route_begin_[d])
-      ++changed;
     begin.push_back(static_cast<uint32_t>(ports.size()));
     if (begin[d + 1] > begin[d]) route_[d] = ports[begin[d]];
   }
   route_begin_ = std::move(begin);
   route_ports_ = std::move(ports);
-  return changed;
 }
 
 void SwitchCore::avoid_ports_at(uint64_t at, std::vector<char> lost) {

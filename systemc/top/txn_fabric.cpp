@@ -108,12 +108,10 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   // the port's downlink.
   for (int s = 0; s < network_->switches(); ++s) network_->sw(s).set_faults(cfg_.faults);
   if (cfg_.faults.partitioned()) endpoints_->set_pods(cfg_.faults.pods);
-  const network::Topology& topo = network_->topology();
   for (const core::SwitchDown& d : cfg_.faults.switch_down) take_out(d);
   if (!cfg_.faults.any()) return;
   for (int p = 0; p < ports; ++p) {
-    const int a = network_->owner(p);
-    const network::PortRef at = topo.peer(network::PortRef{false, a, p - topo.endpoint_first_port(a)});
+    const network::PortRef at = switch_end(p);
     rejects_.push_back(std::make_unique<core::RejectLine>(static_cast<uint32_t>(sp.output_pipeline_cycles()) +
                                                           network_->downlink(p).latency()));
     network_->sw(at.id).connect_rejects(at.port, rejects_.back().get());
@@ -121,16 +119,20 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   }
 }
 
+// The switch port at the other end of endpoint port p.
+network::PortRef TxnFabric::switch_end(int p) const {
+  const network::Topology& topo = network_->topology();
+  const int a = network_->owner(p);
+  return topo.peer(network::PortRef{false, a, p - topo.endpoint_first_port(a)});
+}
+
 // faults.switch_down (doc/reliability.md "Switch down"): the accelerators stop using their ports
 // into the switch, and every neighbour stops routing into it where it has another route.
 void TxnFabric::take_out(const core::SwitchDown& d) {
   const network::Topology& topo = network_->topology();
-  for (int p = 0; p < network_->endpoint_ports(); ++p) {
-    const int a = network_->owner(p);
-    if (a >= cfg_.endpoints()) continue;  // an engine unit's port: inside its switch
-    if (topo.peer(network::PortRef{false, a, p - topo.endpoint_first_port(a)}).id == d.sw)
+  for (int p = 0; p < network_->endpoint_ports(); ++p)
+    if (network_->owner(p) < cfg_.endpoints() && switch_end(p).id == d.sw)  // (an engine unit is inside its switch)
       endpoints_->take_out_port(p, d.at);
-  }
   for (int s = 0; s < network_->switches(); ++s) {
     if (s == d.sw) continue;
     std::vector<char> lost(static_cast<size_t>(network_->sw(s).ports()), 0);
