@@ -228,6 +228,13 @@ std::vector<ParamSpec> build_table() {
                         "Each unit's receive buffer shared by its lanes, beside endpoint.rx_vc_flits reserved per lane "
                         "(the credits of the crossbar output feeding the unit): where requests wait for a context. "
                         "Default as endpoint.rx_shared_flits."));
+  t.push_back(enum_param("reduce.hierarchy", [](Config& c) -> int& { return c.accel.reduce.hierarchy; }, {"tree", "flat"},
+                         "tree",
+                         "topology.kind = two_tier: tree = leaves reduce (or store to) their own members and spines "
+                         "the leaves' partial results, one per leaf (the SHARP pattern; each spine then gets "
+                         "reduce.units units, 0 = one per leaf link, and each leaf as many again to serve them); "
+                         "flat = the requester's leaf unit reaches every member itself, across the spines. Other "
+                         "topologies have one level and are flat either way (doc/reduction.md)."));
   // --- synthetic transactions
   t.push_back(float_param("txn.load", [](Config& c) -> double& { return c.txn.load; }, 0.5, 0.0, 1.0,
                           "fraction of link",

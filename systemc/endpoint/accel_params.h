@@ -22,6 +22,7 @@ struct ReduceParams {
   int alu_latency_cycles = 0;   // from the last contribution reduced to the response being ready
   int groups = 0;               // multicast group table entries (and multicast address windows)
   int rx_shared_flits = 0;      // per unit: receive buffer shared by its lanes (per-lane part as endpoints)
+  int hierarchy = 0;            // reduce.hierarchy: 0 = tree on two tiers (engine_tree.h), 1 = flat
 };
 
 struct AccelParams {

@@ -19,6 +19,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
       interleave_bytes_(std::max(1, layout.interleave_bytes)),
       inject_vcs_(layout.inject_vcs > 0 ? layout.inject_vcs : lanes.vcs),
       engine_unit_(layout.engine_unit),
+      tree_(layout.engine_tree),
       synthetic_(workload != nullptr),
       wl_(workload ? *workload : TxnWorkload{}),
       dests_(pattern, layout.accelerators, measure.seed),

@@ -18,6 +18,7 @@
 #include "core/link.h"
 #include "core/reject_line.h"
 #include "endpoint/accel_params.h"
+#include "endpoint/engine_tree.h"
 #include "endpoint/handle_ring.h"
 #include "endpoint/tag_timer.h"
 #include "endpoint/transfer.h"
@@ -75,6 +76,8 @@ struct AccelPorts {
   // Per port: the engine unit (an endpoint id) that serves the multicast requests leaving on it,
   // -1 = none; empty = no reduction engine.
   std::vector<int> engine_unit;
+  // Two tiers: the units' levels (engine_tree.h); empty = every unit reaches every member itself.
+  EngineTree engine_tree;
 };
 
 class AcceleratorEndpoints {
@@ -126,6 +129,8 @@ class AcceleratorEndpoints {
   int unit_of_port(int port) const {
     return engine_unit_.empty() ? -1 : engine_unit_[static_cast<size_t>(port)];
   }
+  // faults.switch_down: the engine tree stops sending to switch `sw`'s units from cycle `at`.
+  void engine_switch_out(int sw, uint64_t at);
   tl::SparseMemory& memory(int e) { return nodes_[static_cast<size_t>(e)].memory; }
   // Per endpoint (TxnResult::ports is indexed by endpoint id).
   const TxnResult& result() const { return result_; }
@@ -282,6 +287,9 @@ class AcceleratorEndpoints {
   void engine_accept(int p, uint32_t h, uint64_t t);
   void engine_gathered(int p, uint32_t h, uint64_t t);
   void engine_respond(int p, uint32_t h, uint64_t ready);
+  void engine_send(int p, uint16_t ctx, uint32_t req, int dst, uint64_t addr, int vc, uint64_t t);
+  uint16_t engine_fan_out(int p, uint16_t ctx, uint32_t req, uint64_t t);
+  int tree_spine_unit(int leaf, uint64_t region, uint64_t t) const;
   // Queues message h on lane `lane` of endpoint port p's transmitter.
   void enqueue(int p, int lane, uint32_t h) {
     Port& port = ports_[p];
@@ -305,6 +313,8 @@ class AcceleratorEndpoints {
   int interleave_bytes_;
   int inject_vcs_;
   std::vector<int> engine_unit_;  // AccelPorts::engine_unit
+  EngineTree tree_;               // AccelPorts::engine_tree
+  std::vector<int> tree_scratch_;  // engine_fan_out: the leaves a spine unit reaches
   tl::AddressMap map_;
   bool synthetic_;
   TxnWorkload wl_;

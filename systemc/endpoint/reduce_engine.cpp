@@ -8,7 +8,9 @@
 // The ALU reduces each member's data as it arrives, ceil(len / (4 * alu_elems_per_cycle)) cycles
 // per contribution, one contribution at a time per unit; the response is ready
 // alu_latency_cycles after the last one. A unit's requests wait in its receive buffer (holding
-// their credits) while all its contexts are busy.
+// their credits) while all its contexts are busy. On two tiers the units form a tree
+// (engine_tree.h): a unit's "members" are then the members it reaches itself and the units that
+// serve the rest, whose responses are partial results reduced like a member's data.
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -18,6 +20,9 @@
 #include "tl/reduce_alu.h"
 
 namespace upswitch::endpoint {
+namespace {
+constexpr uint64_t kTreeRun = 4;
+}  // namespace
 
 int AcceleratorEndpoints::define_group(const std::vector<int>& members) {
   if (members.empty()) throw std::invalid_argument("multicast group: no members");
@@ -51,7 +56,7 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
     tl::Status st = tl::Status::kOkay;
     if (g < 0 || groups_[static_cast<size_t>(g)].empty())
       st = tl::Status::kDecodeError;  // no such group
-    else if (spans_pods(m.src, g))
+    else if (m.src < nacc_ && spans_pods(m.src, g))  // (a unit's request: checked at the requester's leaf)
       st = tl::Status::kProtectionViolation;  // a member outside the requester's pod (partition.pods)
     else if (tl::is_atomic(m.op))
       st = tl::Status::kUnsupported;  // the engine replicates stores and reductions, not atomics
@@ -69,37 +74,125 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
   const uint16_t c = u.free_ctx.back();
   u.free_ctx.pop_back();
   result_.reduce.peak_contexts = std::max<uint64_t>(result_.reduce.peak_contexts, u.ctx.size() - u.free_ctx.size());
-  const tl::Message& req = msgs_[h];
-  const std::vector<uint16_t>& members = groups_[static_cast<size_t>(map_.group(req.addr))];
   Context& ctx = u.ctx[c];
   ctx.req = h;
-  ctx.members = static_cast<uint16_t>(members.size());
   ctx.received = 0;
   ctx.status = tl::Status::kOkay;
   ctx.started = t;
   ctx.alu_done = t;
-  const uint64_t offset = req.addr - map_.group_base(map_.group(req.addr));
-  for (uint16_t member : members) {
-    const uint32_t s = msgs_.acquire();  // may move messages: index afresh below
-    const tl::Message& m = msgs_[h];
-    tl::Message& sm = msgs_[s];
-    sm.op = m.op;
-    sm.rtype = m.rtype;
-    sm.rop = m.rop;
-    sm.src = static_cast<uint16_t>(p);
-    sm.dst = member;
-    sm.tag = c;
-    sm.addr = map_.window_base(member) + offset;
-    sm.len = m.len;
-    sm.vc = m.vc;
-    sm.issued = t;
-    sm.byte_enable = m.byte_enable;
-    if (tl::carries_request_data(m.op)) std::memcpy(sm.data.data(), m.data.data(), m.len);
-    sm.compressed = ap_.compression && tl::compressible(sm) && ports_[nodes_[static_cast<size_t>(p)].first_port].cache.access(sm.addr);
-    enqueue(nodes_[static_cast<size_t>(p)].first_port, lane_of(0, sm.vc), s);
+  const uint16_t sent = engine_fan_out(p, c, h, t);
+  u.ctx[c].members = sent;
+  result_.reduce.member_requests += sent;
+  member_in_flight_ += sent;
+}
+
+// Context c of unit p sends its requests for request h and returns how many: one to every
+// member of the group, or on two tiers (engine_tree.h) one to each member it reaches itself and
+// one to each unit that reduces the rest.
+uint16_t AcceleratorEndpoints::engine_fan_out(int p, uint16_t c, uint32_t h, uint64_t t) {
+  const uint64_t addr = msgs_[h].addr;
+  const int g = map_.group(addr);
+  const uint64_t offset = addr - map_.group_base(g);
+  const std::vector<uint16_t>& members = groups_[static_cast<size_t>(g)];
+  uint16_t sent = 0;
+  auto to_member = [&](int member) {
+    engine_send(p, c, h, member, map_.window_base(member) + offset, -1, t);
+    ++sent;
+  };
+  if (tree_.empty()) {
+    for (uint16_t member : members) to_member(member);
+    return sent;
   }
-  result_.reduce.member_requests += members.size();
-  member_in_flight_ += members.size();
+  const auto u = static_cast<size_t>(p - nacc_);
+  const int sw = tree_.unit_switch[u];
+  const int pl = tree_.plane[static_cast<size_t>(sw)];
+  // Runs of kTreeRun 256 B regions (the ordering unit, doc/transactions.md) take one path and one
+  // VC, so a unit's messages to one next unit queue on one lane together and share packets
+  // (4 x 256 B of data: 17 flits rather than 20).
+  const uint64_t region = offset / (256 * kTreeRun);
+  const int run_vc = ap_.strict_order ? 0 : static_cast<int>(region % static_cast<uint64_t>(inject_vcs_));
+  switch (tree_.role[u]) {
+    case EngineTree::kLeaf: {  // the requester's leaf: its own members, one spine for the others
+      bool others = false;
+      for (uint16_t member : members) {
+        if (tree_.leaf_of(member, pl) == sw)
+          to_member(member);
+        else
+          others = true;
+      }
+      if (others) {
+        engine_send(p, c, h, tree_spine_unit(sw, region, t), addr, run_vc, t);
+        ++sent;
+        ++result_.reduce.tree_requests;
+      }
+      break;
+    }
+    case EngineTree::kLeafDown:  // for a spine: this leaf's members
+      for (uint16_t member : members)
+        if (tree_.leaf_of(member, pl) == sw) to_member(member);
+      break;
+    case EngineTree::kSpine: {  // every leaf with members but the requester's
+      const int from = tree_.unit_switch[static_cast<size_t>(msgs_[h].src - nacc_)];
+      tree_scratch_.clear();
+      for (uint16_t member : members) {
+        const int leaf = tree_.leaf_of(member, pl);
+        if (leaf != from && std::find(tree_scratch_.begin(), tree_scratch_.end(), leaf) == tree_scratch_.end())
+          tree_scratch_.push_back(leaf);
+      }
+      for (int leaf : tree_scratch_) {
+        const std::vector<int>& down = tree_.units[static_cast<size_t>(leaf)];
+        engine_send(p, c, h, down[(region + static_cast<uint64_t>(from)) % down.size()], addr, run_vc, t);
+        ++sent;
+        ++result_.reduce.tree_requests;
+      }
+      break;
+    }
+  }
+  return sent;
+}
+
+// The spine unit a leaf's unit sends a run's remaining members to: the run picks one of the
+// plane's spines, the leaf one of that spine's units, so every region of a leaf takes one path
+// (the ordering rules) and a leaf's runs spread over the spines. A run whose spine is out of
+// service (faults.switch_down) takes the next spine in service; the others keep their path.
+int AcceleratorEndpoints::tree_spine_unit(int leaf, uint64_t region, uint64_t t) const {
+  const std::vector<int>& spines = tree_.plane_spines[static_cast<size_t>(tree_.plane[static_cast<size_t>(leaf)])];
+  const size_t k = static_cast<size_t>(region % spines.size());
+  for (size_t i = 0; i < spines.size(); ++i) {
+    const int s = spines[(k + i) % spines.size()];
+    if (tree_.out_at[static_cast<size_t>(s)] <= t) continue;
+    const std::vector<int>& units = tree_.units[static_cast<size_t>(s)];
+    return units[(region / spines.size() + static_cast<uint64_t>(leaf)) % units.size()];
+  }
+  throw TxnIntegrityError("engine tree: leaf " + std::to_string(leaf) + " has no spine in service");
+}
+
+void AcceleratorEndpoints::engine_switch_out(int sw, uint64_t at) {
+  if (!tree_.empty()) tree_.out_at[static_cast<size_t>(sw)] = std::min(tree_.out_at[static_cast<size_t>(sw)], at);
+}
+
+// One request of context c at unit p, a copy of request h (operation, data, enables), to
+// endpoint dst at addr: a member's window, or for another unit the group's multicast window;
+// on h's VC, or `vc` when not negative.
+void AcceleratorEndpoints::engine_send(int p, uint16_t c, uint32_t h, int dst, uint64_t addr, int vc, uint64_t t) {
+  const uint32_t s = msgs_.acquire();  // may move messages: index afresh below
+  const tl::Message& m = msgs_[h];
+  tl::Message& sm = msgs_[s];
+  sm.op = m.op;
+  sm.rtype = m.rtype;
+  sm.rop = m.rop;
+  sm.src = static_cast<uint16_t>(p);
+  sm.dst = static_cast<uint16_t>(dst);
+  sm.mc = dst >= nacc_;
+  sm.tag = c;
+  sm.addr = addr;
+  sm.len = m.len;
+  sm.vc = static_cast<uint8_t>(vc < 0 ? m.vc : vc);
+  sm.issued = t;
+  sm.byte_enable = m.byte_enable;
+  if (tl::carries_request_data(m.op)) std::memcpy(sm.data.data(), m.data.data(), m.len);
+  sm.compressed = ap_.compression && tl::compressible(sm) && ports_[nodes_[static_cast<size_t>(p)].first_port].cache.access(sm.addr);
+  enqueue(nodes_[static_cast<size_t>(p)].first_port, lane_of(0, sm.vc), s);
 }
 
 // A member's response reached its unit: its data joins the accumulator (load-reduce), and when

@@ -34,9 +34,10 @@ struct TxnPortResult {
 
 // The reduction engine, whole run, all units.
 struct ReduceResult {
-  uint64_t stores = 0, load_reduces = 0, reduces = 0;  // multicast operations completed
+  uint64_t stores = 0, load_reduces = 0, reduces = 0;  // multicast operations completed (on two tiers, by every unit of the tree)
   uint64_t rejected = 0;          // answered with an error by the engine itself (no group, type)
-  uint64_t member_requests = 0;   // requests the engine sent to group members
+  uint64_t member_requests = 0;   // requests the engine's units sent (to group members and to other units)
+  uint64_t tree_requests = 0;     // two tiers: of those, the ones to another unit (leaf -> spine -> leaf)
   uint64_t context_cycles = 0;    // sum over operations of accept -> response ready
   uint64_t alu_busy_cycles = 0;   // sum over units
   uint64_t peak_contexts = 0;     // most contexts in use at one unit

@@ -28,37 +28,83 @@ namespace {
 // switch), each an endpoint of its own behind an extra switch port, on an internal link of one
 // flit per cycle and one cycle each way. An accelerator port's multicast requests go to a unit of
 // the switch at the port's other end, the k-th accelerator port of that switch to its unit k mod
-// units.
+// units. With `tree` (two tiers, reduce.hierarchy = tree; endpoint/engine_tree.h) every leaf gets
+// as many units again to serve the spines, and every spine `reduce.units` (0: one per port).
 struct EnginePlacement {
   network::Topology topo;
   std::vector<int> unit_for_port;  // per accelerator port: the engine unit (endpoint id) serving it
   std::vector<std::pair<int, int>> unit_at;  // per unit: (switch, port)
+  endpoint::EngineTree tree;
 };
 
-EnginePlacement place_engine(const network::Topology& base, int units_param, bool enable) {
-  EnginePlacement e{base, {}, {}};
+// The engine tree's switch-level tables (engine_tree.h) before any unit is placed: each switch's
+// plane, and each accelerator's leaf on every plane.
+endpoint::EngineTree tree_frame(const network::Topology& t) {
+  endpoint::EngineTree tr;
+  const size_t S = t.switches.size();
+  const int n = t.num_endpoints();
+  tr.units.assign(S, {});
+  tr.out_at.assign(S, UINT64_MAX);
+  for (size_t s = 0; s < S; ++s) {
+    tr.plane.push_back(t.switches[s].plane);
+    tr.planes = std::max(tr.planes, t.switches[s].plane + 1);
+  }
+  tr.plane_spines.assign(static_cast<size_t>(tr.planes), {});
+  tr.member_leaf.assign(static_cast<size_t>(n) * static_cast<size_t>(tr.planes), -1);
+  for (int a = 0; a < n; ++a)
+    for (int k = 0; k < t.endpoints[static_cast<size_t>(a)].ports; ++k) {
+      const network::PortRef r = t.peer(network::PortRef{false, a, k});
+      tr.member_leaf[static_cast<size_t>(a) * static_cast<size_t>(tr.planes) +
+                     static_cast<size_t>(t.switches[static_cast<size_t>(r.id)].plane)] = r.id;
+    }
+  return tr;
+}
+
+EnginePlacement place_engine(const network::Topology& base, int units_param, bool enable, bool tree) {
+  EnginePlacement e{base, {}, {}, {}};
   if (!enable) return e;
   network::Topology& t = e.topo;
   const int n = t.num_endpoints();
-  std::vector<std::vector<int>> ports_at(t.switches.size());  // accelerator ports per switch, in order
+  const size_t S = t.switches.size();
+  std::vector<std::vector<int>> ports_at(S);  // accelerator ports per switch, in order
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < t.endpoints[static_cast<size_t>(a)].ports; ++k) {
       const network::PortRef r = t.peer(network::PortRef{false, a, k});
       if (r.is_switch) ports_at[static_cast<size_t>(r.id)].push_back(t.endpoint_first_port(a) + k);
     }
   std::vector<int> at_switch;
-  std::vector<int> first_unit(t.switches.size(), 0), count(t.switches.size(), 0);
-  for (size_t s = 0; s < t.switches.size(); ++s) {
-    if (ports_at[s].empty()) continue;
-    count[s] = units_param == 0 ? static_cast<int>(ports_at[s].size()) : units_param;
-    first_unit[s] = n + static_cast<int>(at_switch.size());
-    for (int u = 0; u < count[s]; ++u) {
-      at_switch.push_back(static_cast<int>(s));
-      e.unit_at.emplace_back(static_cast<int>(s), t.switches[s].ports + u);
+  std::vector<int> first_unit(S, 0), count(S, 0);
+  endpoint::EngineTree& tr = e.tree;
+  auto add_unit = [&](size_t s, endpoint::EngineTree::Role role) {
+    const int id = n + static_cast<int>(at_switch.size());
+    e.unit_at.emplace_back(static_cast<int>(s), 0);  // its port: below
+    at_switch.push_back(static_cast<int>(s));
+    if (tree) {
+      tr.role.push_back(role);
+      tr.unit_switch.push_back(static_cast<int>(s));
     }
+    return id;
+  };
+  if (tree) tr = tree_frame(t);
+  for (size_t s = 0; s < S; ++s) {
+    const int base_port = t.switches[s].ports;
+    const size_t before = at_switch.size();
+    if (!ports_at[s].empty()) {
+      count[s] = units_param == 0 ? static_cast<int>(ports_at[s].size()) : units_param;
+      first_unit[s] = n + static_cast<int>(at_switch.size());
+      for (int u = 0; u < count[s]; ++u) add_unit(s, endpoint::EngineTree::kLeaf);
+      if (tree)
+        for (int u = 0; u < count[s]; ++u) tr.units[s].push_back(add_unit(s, endpoint::EngineTree::kLeafDown));
+    } else if (tree && t.switches[s].level == 1) {
+      const int c = units_param == 0 ? t.switches[s].ports : units_param;
+      for (int u = 0; u < c; ++u) tr.units[s].push_back(add_unit(s, endpoint::EngineTree::kSpine));
+      tr.plane_spines[static_cast<size_t>(t.switches[s].plane)].push_back(static_cast<int>(s));
+    }
+    for (size_t u = before; u < at_switch.size(); ++u)  // the units' ports follow the switch's own
+      e.unit_at[u].second = base_port + static_cast<int>(u - before);
   }
   e.unit_for_port.assign(static_cast<size_t>(t.endpoint_ports()), -1);
-  for (size_t s = 0; s < t.switches.size(); ++s)
+  for (size_t s = 0; s < S; ++s)
     for (size_t i = 0; i < ports_at[s].size(); ++i)
       e.unit_for_port[static_cast<size_t>(ports_at[s][i])] = first_unit[s] + static_cast<int>(i) % count[s];
   network::attach_endpoints(t, at_switch, 1, 1);
@@ -75,7 +121,8 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   // Synthetic mixes never address a multicast window, so their fabrics are built without the
   // reduction engine's units.
   const endpoint::ReduceParams& rp = cfg_.accel.reduce;
-  const EnginePlacement engine = place_engine(cfg_.network(), rp.units, !synthetic && rp.enable);
+  const bool tree = rp.hierarchy == 0 && cfg_.network().kind == network::TopologyKind::kTwoTier;
+  const EnginePlacement engine = place_engine(cfg_.network(), rp.units, !synthetic && rp.enable, tree);
   const int units = static_cast<int>(engine.unit_at.size());
   core::SwitchParams sp = cfg_.sw;
   sp.watchdog_cycles = cfg_.watchdog_window();
@@ -95,6 +142,7 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   layout.interleave_bytes = cfg_.interleave_bytes;
   layout.inject_vcs = network_->topology().vc_classes == 2 ? cfg_.sw.vcs / 2 : cfg_.sw.vcs;
   layout.engine_unit = engine.unit_for_port;
+  layout.engine_tree = engine.tree;
   for (const auto& [s, q] : engine.unit_at)  // each unit's receive buffer is its own (reduce.rx_shared_flits)
     network_->sw(s).set_output_buffer(q, cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
   const double rate = cfg_.link_flits_per_cycle();
@@ -133,6 +181,7 @@ void TxnFabric::take_out(const core::SwitchDown& d) {
   for (int p = 0; p < network_->endpoint_ports(); ++p)
     if (network_->owner(p) < cfg_.endpoints() && switch_end(p).id == d.sw)  // (an engine unit is inside its switch)
       endpoints_->take_out_port(p, d.at);
+  endpoints_->engine_switch_out(d.sw, d.at);  // two tiers: leaves stop sending to a lost spine's units
   for (int s = 0; s < network_->switches(); ++s) {
     if (s == d.sw) continue;
     std::vector<char> lost(static_cast<size_t>(network_->sw(s).ports()), 0);

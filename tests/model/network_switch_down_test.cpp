@@ -190,5 +190,22 @@ TEST(NetworkSwitchDown, InSwitchAllReduceLosingAPlaneHalfWayIsExact) {
               static_cast<unsigned long long>(whole.cycles), static_cast<unsigned long long>(lost.cycles));
 }
 
+// Two tiers, the engine as a tree (doc/reduction.md "Two tiers: the SHARP pattern"): spine 4 of 2
+// lost half way through an in-switch all-reduce. What its units hold drains; the leaves send the
+// rest of the partial results through spine 5's units. Exact, nothing lost, every request answered.
+TEST(NetworkSwitchDown, TreeAllReduceLosingASpineHalfWayIsExact) {
+  const uint64_t bytes = uint64_t{256} << 10;
+  const coll::CollectiveSpec s = spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(12), bytes);
+  const CollOutcome whole = run_collective(make_txn_config(kTwoTier), s);
+  EXPECT_EQ(whole.check.wrong, 0u);
+  const CollOutcome lost = run_collective(make_txn_config(switch_down(kTwoTier, 4, whole.cycles / 2)), s);
+  EXPECT_EQ(lost.check.wrong, 0u) << lost.check.first;
+  EXPECT_EQ(lost.run.status, tl::Status::kOkay);
+  EXPECT_EQ(lost.reduce.tree_requests, whole.reduce.tree_requests);  // the same tree, one spine fewer
+  EXPECT_GT(lost.cycles, whole.cycles);
+  std::printf("256 KiB tree all-reduce on 2 spines: %llu cycles, losing one half way: %llu\n",
+              static_cast<unsigned long long>(whole.cycles), static_cast<unsigned long long>(lost.cycles));
+}
+
 }  // namespace
 }  // namespace upswitch::testing
