@@ -52,6 +52,7 @@ struct TpParams {
 struct WorkloadParams {
   WorkloadKind kind = WorkloadKind::kMixed;
   int steps = 0;
+  std::string placement = "packed";  // workload.placement: packed, spread or an endpoint list
   MoeParams moe;
   TpParams tp;
 };

@@ -24,7 +24,13 @@ CLI::App* add_replay_command(CLI::App& app) {
   add_config_options(cmd, *opt, "switch.ports=16", true);
   cmd->add_option("--out", opt->out_dir, "Write replay.json and replay.csv here");
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
-  cmd->callback([opt, trace]() {
+  auto placement = std::make_shared<std::string>();
+  cmd->add_option("--placement", *placement,
+                  "Which endpoints the trace's accelerator ids 0 .. n-1 run on: packed (as written, default), spread "
+                  "(dealt over the leaf switches) or a comma-separated endpoint list; the same as --set "
+                  "workload.placement=...");
+  cmd->callback([opt, trace, placement]() {
+    if (!placement->empty()) opt->sets.push_back("workload.placement=" + *placement);
     const int status = replay_command(*trace, *opt);
     std::fflush(stdout);
     std::exit(status);
@@ -39,7 +45,7 @@ int replay_command(const std::string& trace_path, const RunOptions& opt) {
     RunOptions ro = opt;
     ro.sets.push_back("traffic.kind=transactions");  // a trace is transactions
     cfg = resolve_config(ro);
-    trace = traffic::read_trace(trace_path);
+    trace = top::place_trace(cfg, traffic::read_trace(trace_path));
     top::check_trace(cfg, trace);
     if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // written only once the replay is complete
   } catch (const config::ConfigError& e) {

@@ -20,7 +20,12 @@ CLI::App* add_workload_command(CLI::App& app) {
   add_config_options(cmd, *opt, "moe.gating=zipf", true);
   cmd->add_option("--out", opt->out_dir, "Write workload.json, workload_steps.csv, workload_layers.csv and workload_phases.csv here");
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
-  cmd->callback([opt]() {
+  auto placement = std::make_shared<std::string>();
+  cmd->add_option("--placement", *placement,
+                  "Which endpoints the ranks run on: packed (rank i on endpoint i, default), spread (dealt over the leaf "
+                  "switches) or a comma-separated endpoint list; the same as --set workload.placement=...");
+  cmd->callback([opt, placement]() {
+    if (!placement->empty()) opt->sets.push_back("workload.placement=" + *placement);
     const int status = workload_command(*opt);
     std::fflush(stdout);
     std::exit(status);

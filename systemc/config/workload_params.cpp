@@ -18,6 +18,13 @@ void add_workload_params(std::vector<ParamSpec>& t) {
                          "both at once on one switch (their interference)."));
   t.push_back(int_param("workload.steps", [](Config& c) -> int& { return c.workload.steps; }, 1, 1, 100000, "steps",
                         "Training steps simulated; each step runs every layer of each workload."));
+  t.push_back(text_param("workload.placement", [](Config& c) -> std::string& { return c.workload.placement; }, "packed",
+                         "packed, spread or a comma-separated endpoint list",
+                         "Which endpoints the ranks of `upswitch workload` (MoE ranks, then the TP groups' ranks) and "
+                         "the accelerator ids of an `upswitch replay` trace run on: packed = rank i on endpoint i; "
+                         "spread = dealt over the leaf switches one leaf at a time, then ordered by leaf (as `coll "
+                         "--placement spread`); a list = rank i on the i-th endpoint listed, as many as the workload "
+                         "has ranks (doc/workloads.md \"Placement\")."));
   // --- MoE expert parallelism
   t.push_back(int_param("moe.ranks", [](Config& c) -> int& { return c.workload.moe.ranks; }, 0, 0, 1024, "ranks",
                         "Expert-parallel ranks: accelerators 0 .. moe.ranks-1; 0 = every port."));

@@ -45,18 +45,6 @@ coll::CollectiveSpec spec_for(const CollTableOptions& opt, coll::Collective c, c
   return s;
 }
 
-// "0-7" or "0,9,18": runs of consecutive ids as ranges.
-std::string endpoint_list(const std::vector<int>& e) {
-  std::string out;
-  for (size_t i = 0; i < e.size();) {
-    size_t j = i;
-    while (j + 1 < e.size() && e[j + 1] == e[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(e[i]) + (j > i ? "-" + std::to_string(e[j]) : "");
-    i = j + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<int> group_ranks(const config::Config& cfg, const CollTableOptions& opt, int n) {

@@ -80,4 +80,29 @@ std::vector<int> place_ranks(const network::Topology& t, int n, const Placement&
   return out;
 }
 
+std::string endpoint_list(const std::vector<int>& e) {
+  std::string out;
+  for (size_t i = 0; i < e.size();) {
+    size_t j = i;
+    while (j + 1 < e.size() && e[j + 1] == e[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + std::to_string(e[i]) + (j > i ? "-" + std::to_string(e[j]) : "");
+    i = j + 1;
+  }
+  return out;
+}
+
+std::vector<int> place_workload_ranks(const network::Topology& t, const std::string& text, int n, std::string& error) {
+  Placement p;
+  if (!parse_placement(text, p, error)) return {};
+  if (p.kind != Placement::Kind::kPacked) return place_ranks(t, n, p, error);
+  error.clear();
+  if (n > t.num_endpoints()) {
+    error = "expected at most " + std::to_string(t.num_endpoints()) + " ranks (the topology's endpoints)";
+    return {};
+  }
+  std::vector<int> out;
+  for (int e = 0; e < n; ++e) out.push_back(e);
+  return out;
+}
+
 }  // namespace upswitch::top

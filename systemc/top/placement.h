@@ -31,4 +31,13 @@ int leaf_of(const network::Topology& t, int e);
 // is not n).
 std::vector<int> place_ranks(const network::Topology& t, int n, const Placement& p, std::string& error);
 
+// "0-7" or "0,9,18": runs of consecutive endpoint ids as ranges (how outputs name a placement).
+std::string endpoint_list(const std::vector<int>& e);
+
+// workload.placement (doc/workloads.md "Placement"): the endpoints ranks 0 .. n-1 of a workload,
+// or the accelerator ids 0 .. n-1 of a trace, run on. `text` as parse_placement takes it; packed
+// is rank i on endpoint i (as without the key), spread and a list as place_ranks. "" in `error`
+// or what is wrong.
+std::vector<int> place_workload_ranks(const network::Topology& t, const std::string& text, int n, std::string& error);
+
 }  // namespace upswitch::top

@@ -18,6 +18,8 @@ std::string replay_text(const ReplayResult& r) {
   }
   std::ostringstream o;
   char line[256];
+  if (r.cfg.workload.placement != "packed")  // accelerator ids of the trace moved (top::place_trace)
+    o << "# trace accelerator ids placed by workload.placement = " << r.cfg.workload.placement << "\n";
   std::snprintf(line, sizeof line, "%-*s  %-*s %11s %11s %11s  %s\n", id_w, "id", op_w, "op", "start_us", "end_us",
                 "time_us", "status");
   o << line;

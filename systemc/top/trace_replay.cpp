@@ -7,6 +7,7 @@
 #include "coll/plan.h"
 #include "config/memory_estimate.h"
 #include "core/interrupt.h"
+#include "top/placement.h"
 
 namespace upswitch::top {
 namespace {
@@ -29,6 +30,28 @@ std::string not_here(int id, int acc) {
 }
 
 }  // namespace
+
+traffic::Trace place_trace(const config::Config& cfg, traffic::Trace t) {
+  if (cfg.workload.placement == "packed") return t;
+  int n = 0;
+  for (const traffic::TraceOp& op : t.ops) {
+    n = std::max({n, op.collective ? 0 : op.src + 1, op.collective ? 0 : op.dst + 1});
+    for (int r : op.spec.ranks) n = std::max(n, r + 1);
+  }
+  std::string error;
+  const std::vector<int> placed = place_workload_ranks(cfg.network(), cfg.workload.placement, n, error);
+  if (!error.empty())
+    throw config::ConfigError("workload.placement = '" + cfg.workload.placement + "': " + error + " (trace '" + t.name +
+                              "' names accelerators 0 .. " + std::to_string(n - 1) + ")");
+  for (traffic::TraceOp& op : t.ops) {
+    if (!op.collective) {
+      op.src = placed[static_cast<size_t>(op.src)];
+      op.dst = placed[static_cast<size_t>(op.dst)];
+    }
+    for (int& r : op.spec.ranks) r = placed[static_cast<size_t>(r)];
+  }
+  return t;
+}
 
 uint64_t trace_collective_bytes(const traffic::Trace& t) {
   uint64_t used = 0;

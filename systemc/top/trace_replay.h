@@ -44,6 +44,12 @@ struct ReplayResult {
 // places them from offset 0 up, one 4 KiB-aligned region per collective).
 uint64_t trace_collective_bytes(const traffic::Trace& t);
 
+// workload.placement for a trace (doc/trace.md "Placement"): accelerator id i of the trace (src,
+// dst, a collective's ranks) becomes the endpoint the placement gives rank i of as many ranks as
+// the trace names (its largest id + 1); packed leaves the trace as it is. Throws
+// config::ConfigError naming the key. `upswitch replay` applies it before check_trace.
+traffic::Trace place_trace(const config::Config& cfg, traffic::Trace t);
+
 // The checks that need the configuration (config::ConfigError naming the trace line): accelerator
 // ids, the reduction engine for the switch algorithm, collective buffers within accel.memory_bytes,
 // transactions within the target's window and clear of the collectives' buffers.

@@ -14,6 +14,7 @@
 #include "config/param_table.h"
 #include "core/interrupt.h"
 #include "top/link_load.h"
+#include "top/placement.h"
 #include "top/txn_fabric.h"
 #include "traffic/moe.h"
 #include "traffic/tp.h"
@@ -28,6 +29,26 @@ bool runs_moe(const config::Config& c) { return c.workload.kind != WorkloadKind:
 bool runs_tp(const config::Config& c) { return c.workload.kind != WorkloadKind::kMoe; }
 
 traffic::MoeParams resolved_moe(const config::Config& c) { return traffic::resolve_moe(c.workload.moe, c.endpoints()); }
+
+// The endpoints the workload's ranks run on (workload.placement, top/placement.h): MoE rank i and
+// TP rank i (traffic::tp_group_ranks' numbering) both run on endpoint placed[i].
+std::vector<int> workload_endpoints(const config::Config& c) {
+  int n = 0;
+  if (runs_moe(c)) n = std::max(n, resolved_moe(c).ranks);
+  if (runs_tp(c)) n = std::max(n, traffic::tp_group_count(c.workload.tp, c.endpoints()) * c.workload.tp.group_size);
+  std::string error;
+  std::vector<int> placed = place_workload_ranks(c.network(), c.workload.placement, n, error);
+  if (!error.empty())
+    throw config::ConfigError("workload.placement = '" + c.workload.placement + "': " + error + " (the workload has " +
+                              std::to_string(n) + " ranks)");
+  return placed;
+}
+
+std::vector<int> on_endpoints(const std::vector<int>& ranks, const std::vector<int>& placed) {
+  std::vector<int> out;
+  for (int r : ranks) out.push_back(placed[static_cast<size_t>(r)]);
+  return out;
+}
 
 double cycles_per_us(const config::Config& c) { return c.clock_ghz * 1000.0; }
 uint64_t us_to_cycles(const config::Config& c, double us) {
@@ -98,16 +119,23 @@ void check_workload(const config::Config& cfg) {
     if (!bad.empty()) throw config::ConfigError(bad);
     if (cfg.workload.moe.gating == traffic::Gating::kFile)
       (void)traffic::read_assignment(resolved_moe(cfg), cfg.workload.moe.assignment_file);
+  }
+  if (runs_tp(cfg)) {
+    const std::string bad = traffic::check_tp(cfg.workload.tp, acc);
+    if (!bad.empty()) throw config::ConfigError(bad);
+  }
+  // The ranks' endpoints, once the rank counts are known to fit (workload.placement).
+  const std::vector<int> placed = workload_endpoints(cfg);
+  if (runs_moe(cfg)) {
     std::vector<int> ranks(static_cast<size_t>(resolved_moe(cfg).ranks));
     for (size_t r = 0; r < ranks.size(); ++r) ranks[r] = static_cast<int>(r);
+    ranks = on_endpoints(ranks, placed);
     const std::string split = cfg.faults.pod_split(ranks);  // the all-to-alls would cross pods
     if (!split.empty()) throw config::ConfigError("moe.ranks: " + split);
     const std::string down = cfg.faults.down_member(ranks);
     if (!down.empty()) throw config::ConfigError("moe.ranks: " + down);
   }
   if (runs_tp(cfg)) {
-    const std::string bad = traffic::check_tp(cfg.workload.tp, acc);
-    if (!bad.empty()) throw config::ConfigError(bad);
     const bool in_switch = static_cast<coll::Algorithm>(cfg.workload.tp.algo) == coll::Algorithm::kSwitch;
     if (in_switch && !cfg.accel.reduce.enable)
       throw config::ConfigError("tp.algo = switch: needs the reduction engine (reduce.enable = true)");
@@ -119,8 +147,8 @@ void check_workload(const config::Config& cfg) {
                                 " TP groups each hold a multicast group at once; reduce.groups = " +
                                 std::to_string(cfg.accel.reduce.groups) + ": expected at least " +
                                 std::to_string(tp_groups));
-    for (int g = 0; g < traffic::tp_group_count(cfg.workload.tp, acc); ++g) {
-      const std::vector<int> members = traffic::tp_group_ranks(cfg.workload.tp, acc, g);
+    for (int g = 0; g < tp_groups; ++g) {
+      const std::vector<int> members = on_endpoints(traffic::tp_group_ranks(cfg.workload.tp, acc, g), placed);
       const std::string split = cfg.faults.pod_split(members);
       if (!split.empty()) throw config::ConfigError("tp group " + std::to_string(g) + ": " + split);
       const std::string down = cfg.faults.down_member(members);
@@ -138,11 +166,13 @@ WorkloadResult run_workload(const config::Config& cfg) {
   std::vector<Pending> pending;
   std::vector<WorkloadStep> steps;
   const traffic::WorkloadParams& w = cfg.workload;
+  const std::vector<int> placed = workload_endpoints(cfg);
 
   if (runs_moe(cfg)) {
     const traffic::MoeParams p = resolved_moe(cfg);
     std::vector<int> ranks(static_cast<size_t>(p.ranks));
     std::iota(ranks.begin(), ranks.end(), 0);
+    ranks = on_endpoints(ranks, placed);
     traffic::MoeAssignment from_file;
     if (p.gating == traffic::Gating::kFile) from_file = traffic::read_assignment(p, p.assignment_file);
     ChainEnd chain;
@@ -204,7 +234,7 @@ WorkloadResult run_workload(const config::Config& cfg) {
     const int groups = traffic::tp_group_count(p, cfg.endpoints());
     const std::vector<traffic::TpStep> layer_steps = traffic::tp_layer_steps(p);
     for (int g = 0; g < groups; ++g) {
-      const std::vector<int> ranks = traffic::tp_group_ranks(p, cfg.endpoints(), g);
+      const std::vector<int> ranks = on_endpoints(traffic::tp_group_ranks(p, cfg.endpoints(), g), placed);
       ChainEnd chain;
       for (int step = 0; step < w.steps; ++step) {
         WorkloadStep st;
@@ -259,6 +289,7 @@ WorkloadResult run_workload(const config::Config& cfg) {
                              {"workload collective plans", plan_bytes}});
   WorkloadResult out;
   out.cfg = cfg;
+  out.endpoints = placed;
   // Each collective's load on the network, from the link counters at its start and its end.
   const network::Network& net = fabric.network();
   std::map<int, LinkCounters> at_start;
@@ -315,7 +346,8 @@ WorkloadResult run_workload(const config::Config& cfg) {
     if (!q.pair.empty()) {
       const auto n = static_cast<size_t>(ph.ranks);
       uint64_t total = 0;
-      for (size_t i = 0; i < n; ++i) {  // MoE rank i is endpoint i
+      for (size_t i = 0; i < n; ++i) {  // MoE rank i is endpoint placed[i]
+        const auto e = static_cast<size_t>(placed[i]);
         uint64_t sent = 0, recv = 0;
         for (size_t j = 0; j < n; ++j)
           if (j != i) {
@@ -324,8 +356,8 @@ WorkloadResult run_workload(const config::Config& cfg) {
           }
         ph.sent_max = std::max(ph.sent_max, sent);
         ph.recv_max = std::max(ph.recv_max, recv);
-        ph.port_bound_us = std::max(ph.port_bound_us, static_cast<double>(std::max(sent, recv)) / (rate[i] * 1000.0));
-        ph.limit_gbps += rate[i];
+        ph.port_bound_us = std::max(ph.port_bound_us, static_cast<double>(std::max(sent, recv)) / (rate[e] * 1000.0));
+        ph.limit_gbps += rate[e];
         total += sent;
       }
       ph.sent_mean = ph.recv_mean = static_cast<double>(total) / static_cast<double>(n);
@@ -406,6 +438,7 @@ std::string switch_spread_text(const WorkloadPhase& p) {
 std::string workload_text(const WorkloadResult& r) {
   std::ostringstream o;
   char line[384];
+  o << "placement " << r.cfg.workload.placement << ": ranks on endpoints " << endpoint_list(r.endpoints) << "\n";
   std::snprintf(line, sizeof line, "%-5s %5s %4s %11s %11s %11s %11s %8s\n", "work", "group", "step", "time_us",
                 "compute_us", "comm_us", "exposed_us", "dropped");
   o << line;
@@ -477,6 +510,7 @@ nlohmann::ordered_json workload_json(const WorkloadResult& r) {
   out["interrupted"] = r.interrupted;  // Ctrl-C: the steps completed before it
   out["config"] = json::parse(config::config_to_json(r.cfg).dump());
   out["cycles"] = r.cycles;
+  out["placement"] = {{"kind", r.cfg.workload.placement}, {"endpoints", r.endpoints}};
   json steps = json::array();
   for (const WorkloadStep& s : r.steps)
     steps.push_back({{"workload", s.workload}, {"group", s.group}, {"step", s.step}, {"time_us", s.time_us},

@@ -77,6 +77,7 @@ struct WorkloadResult {
   std::vector<WorkloadLayer> layers;
   std::vector<WorkloadStep> steps;
   std::vector<endpoint::TxnPortResult> ports;  // per endpoint: payload and flit counters of the whole run
+  std::vector<int> endpoints;  // workload.placement: rank i ran on endpoints[i]
   uint64_t cycles = 0;
   double wall_seconds = 0;
   bool interrupted = false;  // Ctrl-C: phases, layers and steps of the steps completed before it

@@ -1,5 +1,7 @@
 // `upswitch topo` and runs on many-switch topologies from the command line (issue 18): what the
 // rack presets print, the files they write, and one line with exit 2 for every topology error.
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
@@ -83,6 +85,29 @@ TEST(TopoCli, CollAndWorkloadRunOnTwoTiers) {
   const Result w = run("workload" + two_tier + " --set moe.tokens=64 --quiet --out " + wdir.string());
   ASSERT_EQ(w.status, 0) << w.err;
   EXPECT_TRUE(fs::exists(wdir / "workload.json"));
+  // workload --placement: in the text and the JSON; bad lists are one line, exit 2.
+  const fs::path pdir = scratch("topo_workload_placed");
+  const Result p = run("workload" + two_tier + " --set workload.kind=moe --set moe.ranks=4 --set moe.tokens=16 "
+                       "--placement spread --out " + pdir.string());
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_NE(p.out.find("placement spread: ranks on endpoints 0,4,8,12"), std::string::npos) << p.out;
+  const auto pj = nlohmann::json::parse(slurp(pdir / "workload.json"));
+  EXPECT_EQ(pj["placement"]["endpoints"], nlohmann::json::parse("[0, 4, 8, 12]"));
+  EXPECT_EQ(pj["config"]["workload"]["placement"], "spread");
+  const fs::path bad = scratch("topo_placement_bad");
+  expect_bad_input("workload" + two_tier + " --set workload.kind=moe --set moe.ranks=4 --placement 1,2 --out " + bad.string(),
+                   "workload.placement = '1,2': the list names 2 endpoints for a group of 4 (the workload has 4 ranks)",
+                   bad);
+  expect_bad_input("workload" + two_tier + " --placement spred --out " + bad.string(),
+                   "workload.placement = 'spred': expected packed, spread", bad);
+  const fs::path trace = scratch("topo_trace") / "t.jsonl";
+  fs::create_directories(trace.parent_path());
+  std::ofstream(trace) << "{\"id\": \"w\", \"op\": \"write\", \"src\": 0, \"dst\": 1, \"bytes\": 4096}\n";
+  const Result rp = run("replay " + trace.string() + two_tier + " --placement 15,3");
+  ASSERT_EQ(rp.status, 0) << rp.err;
+  EXPECT_NE(rp.out.find("placed by workload.placement = 15,3"), std::string::npos) << rp.out;
+  expect_bad_input("replay " + trace.string() + two_tier + " --placement 3,16 --out " + bad.string(),
+                   "workload.placement = '3,16': endpoint 16 is not in the topology (0 .. 15)", bad);
 }
 
 TEST(TopoCli, ARunOnPlanesWritesTheNetworkFiles) {

@@ -11,8 +11,13 @@
 #include <numeric>
 #include <string>
 
+#include <sstream>
+
 #include "txn_support.h"
+#include "top/placement.h"
+#include "top/trace_replay.h"
 #include "top/workload_run.h"
+#include "traffic/trace.h"
 
 namespace upswitch::testing {
 namespace {
@@ -69,6 +74,69 @@ TEST(NetworkWorkload, MoeOnOneSwitchCountsOnePortPerRank) {
     EXPECT_NE(p.busiest_link.find("ep3."), std::string::npos) << p.busiest_link;
     EXPECT_GE(p.time_us, p.port_bound_us);
   }
+}
+
+const Sets kTwoTier = {{"topology.kind", "two_tier"}, {"topology.leaves", "4"}, {"topology.endpoints_per_leaf", "3"},
+                       {"topology.spines", "2"},      {"topology.uplinks_per_leaf", "2"}, {"switch.ports", "8"}};
+
+// workload.placement: 4 MoE ranks and one TP group of 4 on 12 endpoints of 4 leaves. Packed keeps
+// rank i on endpoint i; spread puts one rank on each leaf (the topology's leaves, independently of
+// the placement code); a list puts them where it says. Only the placed endpoints move payload.
+TEST(NetworkWorkload, PlacementChoosesTheEndpointsRanksRunOn) {
+  const Sets work = with(kTwoTier, {{"workload.kind", "mixed"}, {"moe.ranks", "4"},   {"moe.tokens", "16"},
+                                    {"moe.hidden", "256"},      {"moe.compute_us", "0.1"}, {"tp.group_size", "4"},
+                                    {"tp.groups", "1"},         {"tp.seq_len", "4"},   {"tp.hidden", "256"},
+                                    {"tp.compute_us", "0.1"}});
+  auto active = [](const top::WorkloadResult& r) {
+    std::vector<int> e;
+    for (size_t i = 0; i < 12; ++i)
+      if (r.ports[i].tx_payload_bytes > 0) e.push_back(static_cast<int>(i));
+    return e;
+  };
+  const top::WorkloadResult packed = top::run_workload(make_txn_config(work));
+  EXPECT_EQ(packed.endpoints, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(active(packed), (std::vector<int>{0, 1, 2, 3}));
+  const config::Config spread_cfg = make_txn_config(with(work, {{"workload.placement", "spread"}}));
+  const top::WorkloadResult spread = top::run_workload(spread_cfg);
+  ASSERT_EQ(spread.endpoints.size(), 4u);
+  std::vector<int> leaves;
+  for (int e : spread.endpoints) leaves.push_back(spread_cfg.network().peer(network::PortRef{false, e, 0}).id);
+  EXPECT_EQ(leaves, (std::vector<int>{0, 1, 2, 3})) << "one rank on each leaf";
+  EXPECT_EQ(active(spread), spread.endpoints);
+  const top::WorkloadResult list = top::run_workload(make_txn_config(with(work, {{"workload.placement", "11,7,3,5"}})));
+  EXPECT_EQ(list.endpoints, (std::vector<int>{11, 7, 3, 5}));
+  EXPECT_EQ(active(list), (std::vector<int>{3, 5, 7, 11}));
+  EXPECT_NE(top::workload_text(list).find("ranks on endpoints 11,7,3,5"), std::string::npos);
+  EXPECT_EQ(top::workload_json(list)["placement"]["endpoints"].get<std::vector<int>>(), (std::vector<int>{11, 7, 3, 5}));
+  // A list of the wrong length names the key, what is wrong and the workload's rank count.
+  try {
+    top::run_workload(make_txn_config(with(work, {{"workload.placement", "1,2"}})));
+    ADD_FAILURE() << "a 2-endpoint list for 4 ranks was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("workload.placement = '1,2': the list names 2 endpoints for a group of 4 "
+                                         "(the workload has 4 ranks)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A trace's accelerator ids move with the placement: the write from id 0 to id 1 runs from
+// endpoint 9 to endpoint 4, and the all-reduce of ids 0 and 1 runs on endpoints 9 and 4.
+TEST(NetworkWorkload, PlacementMovesATracesAcceleratorIds) {
+  const config::Config cfg = make_txn_config(with(kTwoTier, {{"workload.placement", "9,4"}}));
+  std::istringstream in(
+      "{\"id\": \"w\", \"op\": \"write\", \"src\": 0, \"dst\": 1, \"bytes\": 4096, \"offset\": 1073741824}\n"
+      "{\"id\": \"a\", \"op\": \"all_reduce\", \"ranks\": [0, 1], \"bytes\": 65536, \"after\": [\"w\"]}\n");
+  const traffic::Trace t = top::place_trace(cfg, traffic::parse_trace(in, "t.jsonl"));
+  EXPECT_EQ(t.ops[0].src, 9);
+  EXPECT_EQ(t.ops[0].dst, 4);
+  EXPECT_EQ(t.ops[1].spec.ranks, (std::vector<int>{9, 4}));
+  const top::ReplayResult r = top::replay_trace(cfg, t);
+  ASSERT_EQ(r.rows.size(), 2u);
+  for (const top::ReplayRow& row : r.rows) EXPECT_EQ(row.status, tl::Status::kOkay);
+  // packed leaves the ids as written
+  const traffic::Trace same = top::place_trace(make_txn_config(kTwoTier), t);
+  EXPECT_EQ(same.ops[0].src, 9);
 }
 
 }  // namespace
