@@ -10,8 +10,8 @@ namespace upswitch::config {
 void add_dl_params(std::vector<ParamSpec>& t) {
   using namespace builders;  // NOLINT: the builders are this file's vocabulary
   t.push_back(bool_param("link.dl.enable", [](Config& c) -> bool& { return c.dl.enable; }, false,
-                         "Carry TL flits in DL flits with CRC and go-back-N replay on every accelerator link "
-                         "(doc/reliability.md). The wire then runs at link.gbytes_per_s x link.dl.flit_bytes / "
+                         "Carry TL flits in DL flits with CRC and go-back-N replay on every accelerator link, on "
+                         "any topology (links between switches carry none in this version; doc/reliability.md). The wire then runs at link.gbytes_per_s x link.dl.flit_bytes / "
                          "link.dl.payload_bytes, so an error-free link still carries link.gbytes_per_s of TL flits."));
   t.push_back(int_param("link.dl.flit_bytes", [](Config& c) -> int& { return c.dl.flit_bytes; }, 640, 128, 8192, "bytes",
                         "DL flit size on the wire: header, segment headers, payload and CRC (UALink: 640 B)."));
@@ -45,18 +45,22 @@ void add_dl_params(std::vector<ParamSpec>& t) {
   t.push_back(int_param("link.dl.burst_flits", [](Config& c) -> int& { return c.dl.burst_flits; }, 1, 1, 100000,
                         "DL flits", "Consecutive DL flits one error burst corrupts."));
   t.push_back(text_param("faults.link_errors", [](Config& c) -> std::string& { return c.link_errors_text; }, "",
-                         "PORT[:up|:down]=RATE,... (RATE 0 .. 0.5)",
+                         "LINK[:up|:down]=RATE,... (RATE 0 .. 0.5)",
                          "Per-link DL flit error rates overriding link.dl.flit_error_rate: `3=1e-4` both directions "
-                         "of port 3, `5:up=1e-3` only accelerator 5 to the switch. Needs link.dl.enable."));
+                         "of port 3, `5:up=1e-3` only accelerator 5 to the switch. LINK: a port of the single switch, "
+                         "or on any topology a link id, `ep3.p7` (accelerator 3's port 7) or `sw2.p40` (the switch "
+                         "end of an accelerator link). Needs link.dl.enable."));
   t.push_back(text_param("faults.link_down", [](Config& c) -> std::string& { return c.link_down_text; }, "",
-                         "PORT@START_NS-END_NS,... (START < END)",
-                         "Scheduled link-down intervals: both directions of the port carry nothing from START to "
+                         "LINK@START_NS-END_NS,... (START < END)",
+                         "Scheduled link-down intervals (LINK as in faults.link_errors): both directions of the link "
+                         "carry nothing from START to "
                          "END ns; DL flits and acks in flight are lost and replayed after link-up. Needs "
                          "link.dl.enable."));
   t.push_back(text_param("faults.credit_loss", [](Config& c) -> std::string& { return c.credit_loss_text; }, "",
-                         "PORT:up|down@NS,...",
+                         "LINK:up|down@NS,...",
                          "Lose the first credit returned on a link at or after NS ns (`3:up`: one the switch returns "
-                         "for accelerator 3's flits; `3:down`: one accelerator 3 returns to the switch). The "
+                         "for accelerator 3's flits; `3:down`: one accelerator 3 returns to the switch; LINK as in "
+                         "faults.link_errors). The "
                          "credit checker (sim.check_interval_cycles, and every run's end) reports it."));
 }
 

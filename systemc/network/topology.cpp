@@ -6,6 +6,19 @@ std::string PortRef::name() const {
   return std::string(is_switch ? "sw" : "ep") + std::to_string(id) + ".p" + std::to_string(port);
 }
 
+bool PortRef::parse(const std::string& text, PortRef& out) {
+  if (text.size() < 5 || (text.compare(0, 2, "sw") != 0 && text.compare(0, 2, "ep") != 0)) return false;
+  const size_t dot = text.find(".p", 2);
+  if (dot == std::string::npos) return false;
+  const std::string id = text.substr(2, dot - 2), port = text.substr(dot + 2);
+  auto number = [](const std::string& d) {
+    return !d.empty() && d.size() <= 6 && d.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (!number(id) || !number(port)) return false;
+  out = PortRef{text[0] == 's', std::stoi(id), std::stoi(port)};
+  return true;
+}
+
 void Topology::finish() {
   switch_port_link.assign(switches.size(), {});
   for (size_t s = 0; s < switches.size(); ++s) switch_port_link[s].assign(static_cast<size_t>(switches[s].ports), -1);

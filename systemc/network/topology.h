@@ -27,6 +27,8 @@ struct PortRef {
   int port = 0;
   bool operator==(const PortRef& o) const { return is_switch == o.is_switch && id == o.id && port == o.port; }
   std::string name() const;  // "sw3.p7" or "ep0.p1"
+  // The inverse of name(): true and `out` set for "swS.pQ" or "epE.pK" (decimal, at most 6 digits).
+  static bool parse(const std::string& text, PortRef& out);
 };
 
 struct LinkSpec {

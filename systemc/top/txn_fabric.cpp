@@ -131,8 +131,8 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
     for (int u = 0; u < units; ++u) sp.routing_table.push_back(n + u);
   network_ = std::make_unique<network::Network>(
       engine.topo, sp, cfg_.endpoint_rx, cfg_.flit_bytes * cfg_.clock_ghz,
-      [this, n](int p, core::Link& up, core::Link& down) {
-        if (p < n) attach_link_layers(cfg_, p, up, down);
+      [this](int p, core::Link& up, core::Link& down) {  // accelerator links (the units' come after them)
+        if (p < cfg_.network().endpoint_ports()) attach_link_layers(cfg_, p, up, down);
       });
   const int ports = network_->endpoint_ports();
   endpoint::AccelPorts layout;

@@ -78,7 +78,7 @@ nlohmann::json build_txn_summary(const TxnFabric& f, const RunTiming& timing, co
                 "came back after their request's completion timeout; dropped, whole run");
   }
 
-  const FabricDl dl = collect_dl(f, f.endpoints().accelerators());
+  const FabricDl dl = collect_dl(f, f.endpoints().endpoint_ports() - f.endpoints().engine_units());  // accelerator links
   register_dl_stats(reg, c, dl);
   nlohmann::json ops = nlohmann::json::object();
   for (int o = 0; o < tl::kOpcodes; ++o) {

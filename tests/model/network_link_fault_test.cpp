@@ -1,0 +1,100 @@
+// Link faults on a network, named by link id (issue 19): `epE.pK` an accelerator's port, `swS.pQ`
+// the switch end of one. Against independent expectations: the reference memory and ordering
+// scoreboard (every request answered once with the right bytes), errors only on the links named
+// and in the directions named, a link that goes down and up retrains once and loses nothing, and
+// the replay counters account for every failed DL flit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "txn_random_mix.h"
+#include "txn_support.h"
+
+namespace upswitch::testing {
+namespace {
+
+const Sets kPlanes = {{"topology.kind", "planes"}, {"topology.endpoints", "8"}, {"topology.planes", "4"}};
+const Sets kTwoTier = {{"topology.kind", "two_tier"}, {"topology.leaves", "4"}, {"topology.endpoints_per_leaf", "3"},
+                       {"topology.spines", "2"},      {"topology.uplinks_per_leaf", "2"}, {"switch.ports", "8"}};
+
+// A random mix from every accelerator under the scoreboard; the fabric, drained and checked.
+std::unique_ptr<top::TxnFabric> mix_on(const Sets& sets) {
+  auto f = std::make_unique<top::TxnFabric>(
+      make_txn_config(with(sets, {{"link.dl.enable", "true"}, {"sim.check_interval_cycles", "1000"}})), false);
+  Scoreboard sb(f->endpoints().address_map(), false, /*single_issue=*/false);
+  f->endpoints().set_observer(&sb);
+  RandomMix mix(*f, 4, 300, 4096);
+  mix.start();
+  EXPECT_TRUE(f->run_until_idle(50'000'000));
+  EXPECT_EQ(mix.double_completions, 0u);
+  EXPECT_EQ(mix.not_okay, 0u);
+  EXPECT_EQ(mix.completed, mix.submitted);
+  EXPECT_EQ(sb.unanswered(), 0u);
+  for (const std::string& s : sb.failures()) ADD_FAILURE() << s;
+  const endpoint::TxnResult& r = f->endpoints().result();
+  EXPECT_EQ(sb.executed(), r.requests_answered);  // nothing lost, nothing executed twice
+  for (const std::string& s : top::check_txn_drained(*f)) ADD_FAILURE() << s;
+  f->endpoints().set_observer(nullptr);
+  return f;
+}
+
+const core::DlStats& dl(const core::Link& l) {
+  EXPECT_NE(l.data_link(), nullptr);
+  return l.data_link()->stats();
+}
+
+// Endpoint port of accelerator e's port k (Topology order).
+int port_of(const top::TxnFabric& f, int e, int k) { return f.network().topology().endpoint_first_port(e) + k; }
+
+// The accelerators' links (the engine units' follow them).
+int accelerator_ports(const top::TxnFabric& f) { return f.config().network().endpoint_ports(); }
+
+// ep3.p2 both ways and the switch end sw1.p5 (accelerator 5's plane-1 port) downwards only, at a
+// 3% DL flit error rate: errors on exactly those link directions, as many as the rate gives, and
+// every failed DL flit replayed.
+TEST(NetworkLinkFaults, ErrorsOnlyOnTheLinksAndDirectionsNamed) {
+  const auto f = mix_on(with(kPlanes, {{"faults.link_errors", "ep3.p2=0.03,sw1.p5:down=0.03"}}));
+  const int a = port_of(*f, 3, 2), b = port_of(*f, 5, 1);
+  std::printf("ep3.p2: %llu DL flits up, %llu CRC errors; sw1.p5 down: %llu DL flits, %llu CRC errors\n",
+              static_cast<unsigned long long>(dl(f->uplink(a)).frames_sent),
+              static_cast<unsigned long long>(dl(f->uplink(a)).crc_errors),
+              static_cast<unsigned long long>(dl(f->downlink(b)).frames_sent),
+              static_cast<unsigned long long>(dl(f->downlink(b)).crc_errors));
+  for (const core::Link* l : {&f->uplink(a), &f->downlink(a), &f->downlink(b)}) {
+    // The injected errors: a binomial count over the DL flits sent, within 5 sigma.
+    const core::DlStats& s = dl(*l);
+    const double n = static_cast<double>(s.frames_sent + s.frames_replayed);
+    EXPECT_GT(s.crc_errors, 0u);
+    EXPECT_NEAR(static_cast<double>(s.crc_errors), 0.03 * n, 5 * std::sqrt(0.03 * n) + 1) << "of " << n;
+  }
+  EXPECT_EQ(dl(f->uplink(b)).crc_errors, 0u);
+  for (int p = 0; p < accelerator_ports(*f); ++p) {
+    for (const core::Link* l : {&f->uplink(p), &f->downlink(p)}) {
+      const core::DlStats& s = dl(*l);
+      EXPECT_EQ(s.frames_replayed, s.crc_errors + s.frames_discarded + s.frames_duplicate + s.frames_lost_down);
+      if (p != a && p != b) {
+        EXPECT_EQ(s.crc_errors, 0u) << "port " << p;
+      }
+    }
+  }
+}
+
+// On two tiers accelerator 4's only link (ep4.p0, to leaf 1) goes down from 2 to 6 us: it retrains
+// once in each direction, what was in flight is replayed, and the mix completes after it.
+TEST(NetworkLinkFaults, ALinkDownAndUpOnTwoTiersLosesNothing) {
+  const auto f = mix_on(with(kTwoTier, {{"faults.link_down", "ep4.p0@2000-6000"}}));
+  const int p = port_of(*f, 4, 0);
+  EXPECT_EQ(dl(f->uplink(p)).link_ups, 1u);
+  EXPECT_EQ(dl(f->downlink(p)).link_ups, 1u);
+  EXPECT_GT(f->now(), static_cast<uint64_t>(6000 * f->config().clock_ghz));
+  for (int q = 0; q < accelerator_ports(*f); ++q)
+    if (q != p) {
+      EXPECT_EQ(dl(f->uplink(q)).link_ups, 0u);
+    }
+}
+
+}  // namespace
+}  // namespace upswitch::testing
