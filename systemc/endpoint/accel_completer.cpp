@@ -77,7 +77,8 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
 void AcceleratorEndpoints::admit(int e, uint64_t t) {
   Node& node = nodes_[static_cast<size_t>(e)];
   if (e >= nacc_) {
-    const int room = ap_.reduce.contexts;  // completer_busy >= contexts in use (freed later)
+    // completer_busy >= contexts in use (freed later)
+    const auto room = static_cast<int>(units_[static_cast<size_t>(e - nacc_)].ctx.size());
     while (!node.admit.empty()) {
       const uint32_t bh = node.admit.front();
       const int count = bundles_[bh].count;

@@ -37,9 +37,12 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
   map_.groups = ap.reduce.groups;
   groups_.assign(static_cast<size_t>(std::max(0, ap.reduce.groups)), {});
   units_.resize(static_cast<size_t>(n_ - nacc_));
-  for (EngineUnit& u : units_) {
-    u.ctx.resize(static_cast<size_t>(ap.reduce.contexts));
-    for (int c = ap.reduce.contexts - 1; c >= 0; --c) u.free_ctx.push_back(static_cast<uint16_t>(c));
+  for (size_t k = 0; k < units_.size(); ++k) {
+    EngineUnit& u = units_[k];
+    const int own = k < layout.unit_contexts.size() ? layout.unit_contexts[k] : 0;
+    const int contexts = own > 0 ? own : ap.reduce.contexts;
+    u.ctx.resize(static_cast<size_t>(contexts));
+    for (int c = contexts - 1; c >= 0; --c) u.free_ctx.push_back(static_cast<uint16_t>(c));
   }
   window_begin_ = synthetic_ ? measure.warmup_cycles : 0;
   window_end_ = synthetic_ ? measure.warmup_cycles + measure.measure_cycles : UINT64_MAX;

@@ -78,6 +78,8 @@ struct AccelPorts {
   std::vector<int> engine_unit;
   // Two tiers: the units' levels (engine_tree.h); empty = every unit reaches every member itself.
   EngineTree engine_tree;
+  // Per engine unit: its contexts (a topology file's reduce_contexts); empty or 0 = reduce.contexts.
+  std::vector<int> unit_contexts;
 };
 
 class AcceleratorEndpoints {

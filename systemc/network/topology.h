@@ -56,6 +56,10 @@ struct SwitchSpec {
   int ports = 0;   // ports in use (at most switch.ports)
   int plane = 0;   // planes, two_tier: which copy of the fabric it belongs to
   int level = 0;   // two_tier / file with levels: 0 = leaf (endpoints attach), 1 = spine; -1 = none given
+  // Topology files: this switch's reduction engine sizing, overriding reduce.units (-1: not given;
+  // 0: one per accelerator port) and reduce.contexts (0: not given).
+  int reduce_units = -1;
+  int reduce_contexts = 0;
 };
 
 struct EndpointSpec {

@@ -102,10 +102,13 @@ class FileParser {
     };
     t.switches.resize(root["switches"] && root["switches"].IsSequence() ? root["switches"].size() : 0);
     items("switches", [&](const YAML::Node& n, const std::string& where, size_t id) {
-      only_keys(n, where, {"id", "ports", "level"});
+      only_keys(n, where, {"id", "ports", "level", "reduce_units", "reduce_contexts"});
       SwitchSpec s;
       s.ports = static_cast<int>(integer(n["ports"], where + ": ports", 1, d_.switch_radix));
       s.level = n["level"] ? static_cast<int>(integer(n["level"], where + ": level", 0, 15)) : -1;
+      if (n["reduce_units"]) s.reduce_units = static_cast<int>(integer(n["reduce_units"], where + ": reduce_units", 0, 1024));
+      if (n["reduce_contexts"])
+        s.reduce_contexts = static_cast<int>(integer(n["reduce_contexts"], where + ": reduce_contexts", 1, 65535));
       t.switches[id] = s;
     });
     t.endpoints.resize(root["endpoints"] && root["endpoints"].IsSequence() ? root["endpoints"].size() : 0);

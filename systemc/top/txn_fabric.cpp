@@ -34,6 +34,7 @@ struct EnginePlacement {
   network::Topology topo;
   std::vector<int> unit_for_port;  // per accelerator port: the engine unit (endpoint id) serving it
   std::vector<std::pair<int, int>> unit_at;  // per unit: (switch, port)
+  std::vector<int> contexts;                 // per unit: a topology file's reduce_contexts (0: reduce.contexts)
   endpoint::EngineTree tree;
 };
 
@@ -61,7 +62,7 @@ endpoint::EngineTree tree_frame(const network::Topology& t) {
 }
 
 EnginePlacement place_engine(const network::Topology& base, int units_param, bool enable, bool tree) {
-  EnginePlacement e{base, {}, {}, {}};
+  EnginePlacement e{base, {}, {}, {}, {}};
   if (!enable) return e;
   network::Topology& t = e.topo;
   const int n = t.num_endpoints();
@@ -78,6 +79,7 @@ EnginePlacement place_engine(const network::Topology& base, int units_param, boo
   auto add_unit = [&](size_t s, endpoint::EngineTree::Role role) {
     const int id = n + static_cast<int>(at_switch.size());
     e.unit_at.emplace_back(static_cast<int>(s), 0);  // its port: below
+    e.contexts.push_back(t.switches[s].reduce_contexts);
     at_switch.push_back(static_cast<int>(s));
     if (tree) {
       tr.role.push_back(role);
@@ -90,7 +92,8 @@ EnginePlacement place_engine(const network::Topology& base, int units_param, boo
     const int base_port = t.switches[s].ports;
     const size_t before = at_switch.size();
     if (!ports_at[s].empty()) {
-      count[s] = units_param == 0 ? static_cast<int>(ports_at[s].size()) : units_param;
+      const int units = t.switches[s].reduce_units >= 0 ? t.switches[s].reduce_units : units_param;  // (a file's own)
+      count[s] = units == 0 ? static_cast<int>(ports_at[s].size()) : units;
       first_unit[s] = n + static_cast<int>(at_switch.size());
       for (int u = 0; u < count[s]; ++u) add_unit(s, endpoint::EngineTree::kLeaf);
       if (tree)
@@ -143,6 +146,7 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   layout.inject_vcs = network_->topology().vc_classes == 2 ? cfg_.sw.vcs / 2 : cfg_.sw.vcs;
   layout.engine_unit = engine.unit_for_port;
   layout.engine_tree = engine.tree;
+  layout.unit_contexts = engine.contexts;
   for (const auto& [s, q] : engine.unit_at)  // each unit's receive buffer is its own (reduce.rx_shared_flits)
     network_->sw(s).set_output_buffer(q, cfg_.endpoint_rx.vc_flits, rp.rx_shared_flits);
   const double rate = cfg_.link_flits_per_cycle();

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,6 +84,32 @@ TEST(NetworkColl, InSwitchAllReduceOnFourPlanesUsesEveryPlanesEngineEvenly) {
               static_cast<unsigned long long>(one.cycles), static_cast<unsigned long long>(cycles_planes), speedup);
   EXPECT_GE(speedup, 3.2);
   EXPECT_LE(speedup, 4.2);  // never more than the links allow (with a little pipeline slack)
+}
+
+// A topology file sizes each switch's engine (doc/topology.md): switch 0 gets one unit of 2
+// contexts, switch 1 its default units (one per accelerator port, 2) of 3 contexts each. The unit
+// count and the contexts in use are the file's, the all-reduce stays exact, and fewer contexts
+// than the default 256 make it slower (fewer operations in flight, Little's law).
+TEST(NetworkColl, ATopologyFileSizesEachSwitchsEngine) {
+  std::string text;
+  {
+    std::ifstream in(std::string(UPSWITCH_SOURCE_DIR) + "/configs/topologies/small_clos.yaml");
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const auto edit = [&](const std::string& from, const std::string& to) { text.replace(text.find(from), from.size(), to); };
+  edit("{id: 0, ports: 4, level: 0}", "{id: 0, ports: 4, level: 0, reduce_units: 1, reduce_contexts: 2}");
+  edit("{id: 1, ports: 4, level: 0}", "{id: 1, ports: 4, level: 0, reduce_contexts: 3}");
+  const std::string path = ::testing::TempDir() + "upswitch_sized_engines.yaml";
+  std::ofstream(path) << text;
+  const coll::CollectiveSpec s = spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(4), 64 << 10);
+  const config::Config sized = make_txn_config({{"topology.kind", "file"}, {"topology.file", path}});
+  EXPECT_EQ(top::TxnFabric(sized, false).endpoints().engine_units(), 3);
+  const CollOutcome small = run_collective(sized, s);
+  const CollOutcome plain = run_collective(make_txn_config(kFile), s);
+  EXPECT_EQ(small.check.wrong, 0u);
+  EXPECT_EQ(small.reduce.peak_contexts, 3u);
+  EXPECT_GT(plain.reduce.peak_contexts, 3u);
+  EXPECT_GT(small.cycles, plain.cycles);
 }
 
 // Placement: packed takes endpoints 0 .. n-1; spread deals them over the leaves and orders the ring
