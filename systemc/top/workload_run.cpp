@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
-#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -127,9 +126,7 @@ void check_workload(const config::Config& cfg) {
   // The ranks' endpoints, once the rank counts are known to fit (workload.placement).
   const std::vector<int> placed = workload_endpoints(cfg);
   if (runs_moe(cfg)) {
-    std::vector<int> ranks(static_cast<size_t>(resolved_moe(cfg).ranks));
-    for (size_t r = 0; r < ranks.size(); ++r) ranks[r] = static_cast<int>(r);
-    ranks = on_endpoints(ranks, placed);
+    const std::vector<int> ranks(placed.begin(), placed.begin() + resolved_moe(cfg).ranks);  // MoE rank i on placed[i]
     const std::string split = cfg.faults.pod_split(ranks);  // the all-to-alls would cross pods
     if (!split.empty()) throw config::ConfigError("moe.ranks: " + split);
     const std::string down = cfg.faults.down_member(ranks);
@@ -170,9 +167,7 @@ WorkloadResult run_workload(const config::Config& cfg) {
 
   if (runs_moe(cfg)) {
     const traffic::MoeParams p = resolved_moe(cfg);
-    std::vector<int> ranks(static_cast<size_t>(p.ranks));
-    std::iota(ranks.begin(), ranks.end(), 0);
-    ranks = on_endpoints(ranks, placed);
+    const std::vector<int> ranks(placed.begin(), placed.begin() + p.ranks);  // MoE rank i on placed[i]
     traffic::MoeAssignment from_file;
     if (p.gating == traffic::Gating::kFile) from_file = traffic::read_assignment(p, p.assignment_file);
     ChainEnd chain;

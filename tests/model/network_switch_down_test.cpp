@@ -173,16 +173,22 @@ TEST(NetworkSwitchDown, Nvl72RackLosingAChipCostsAnEighteenth) {
   }
 }
 
+// An in-switch all-reduce of `n` ranks run whole, then with switch `sw` taken out half way
+// through; both exact, the second answered OKAY throughout.
+std::pair<CollOutcome, CollOutcome> all_reduce_losing_half_way(const Sets& topo, int sw, int n, uint64_t bytes) {
+  const coll::CollectiveSpec s = spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(n), bytes);
+  CollOutcome whole = run_collective(make_txn_config(topo), s);
+  EXPECT_EQ(whole.check.wrong, 0u);
+  CollOutcome lost = run_collective(make_txn_config(switch_down(topo, sw, whole.cycles / 2)), s);
+  EXPECT_EQ(lost.check.wrong, 0u) << lost.check.first;
+  EXPECT_EQ(lost.run.status, tl::Status::kOkay);
+  return {std::move(whole), std::move(lost)};
+}
+
 // An in-switch all-reduce that loses a plane (and its engine) half way: the requests left go to
 // the other planes' engines; the result is exact and every channel conserved.
 TEST(NetworkSwitchDown, InSwitchAllReduceLosingAPlaneHalfWayIsExact) {
-  const uint64_t bytes = uint64_t{1} << 20;
-  const coll::CollectiveSpec s = spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(8), bytes);
-  const CollOutcome whole = run_collective(make_txn_config(kPlanes), s);
-  EXPECT_EQ(whole.check.wrong, 0u);
-  const CollOutcome lost = run_collective(make_txn_config(switch_down(kPlanes, 3, whole.cycles / 2)), s);
-  EXPECT_EQ(lost.check.wrong, 0u) << lost.check.first;
-  EXPECT_EQ(lost.run.status, tl::Status::kOkay);
+  const auto [whole, lost] = all_reduce_losing_half_way(kPlanes, 3, 8, uint64_t{1} << 20);
   // The second half runs on 3 planes of 4: slower, but by less than a whole run on 3 planes would be.
   EXPECT_GT(lost.cycles, whole.cycles);
   EXPECT_LT(lost.cycles, whole.cycles * 4 / 3 + whole.cycles / 10);
@@ -194,13 +200,7 @@ TEST(NetworkSwitchDown, InSwitchAllReduceLosingAPlaneHalfWayIsExact) {
 // lost half way through an in-switch all-reduce. What its units hold drains; the leaves send the
 // rest of the partial results through spine 5's units. Exact, nothing lost, every request answered.
 TEST(NetworkSwitchDown, TreeAllReduceLosingASpineHalfWayIsExact) {
-  const uint64_t bytes = uint64_t{256} << 10;
-  const coll::CollectiveSpec s = spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(12), bytes);
-  const CollOutcome whole = run_collective(make_txn_config(kTwoTier), s);
-  EXPECT_EQ(whole.check.wrong, 0u);
-  const CollOutcome lost = run_collective(make_txn_config(switch_down(kTwoTier, 4, whole.cycles / 2)), s);
-  EXPECT_EQ(lost.check.wrong, 0u) << lost.check.first;
-  EXPECT_EQ(lost.run.status, tl::Status::kOkay);
+  const auto [whole, lost] = all_reduce_losing_half_way(kTwoTier, 4, 12, uint64_t{256} << 10);
   EXPECT_EQ(lost.reduce.tree_requests, whole.reduce.tree_requests);  // the same tree, one spine fewer
   EXPECT_GT(lost.cycles, whole.cycles);
   std::printf("256 KiB tree all-reduce on 2 spines: %llu cycles, losing one half way: %llu\n",
