@@ -21,10 +21,11 @@ const char* const kCommon[] = {"id", "op", "at_us", "after", "delay_us"};
 const char* const kCollFields[] = {"algo", "ranks", "bytes", "type", "redop", "root", "pair_bytes"};
 const char* const kTxnFields[] = {"src", "dst", "bytes", "offset", "atomic"};
 const char* const kTxnOps[] = {"read", "write", "writefull", "atomic_r", "atomic_nr"};
+const char* const kComputeFields[] = {"rank", "duration_us"};
 
 bool known_anywhere(const std::string& k) {
   const auto in = [&k](const auto& list) { return std::find(std::begin(list), std::end(list), k) != std::end(list); };
-  return in(kCommon) || in(kCollFields) || in(kTxnFields);
+  return in(kCommon) || in(kCollFields) || in(kTxnFields) || in(kComputeFields);
 }
 
 class LineParser {
@@ -114,7 +115,9 @@ bool valid_id(const std::string& id) {
 void check_fields(const LineParser& p, const TraceOp& op) {
   // Plain C strings: GCC 12 with LTO warns falsely (-Wstringop-overflow) on a vector of strings here.
   std::vector<const char*> allowed(std::begin(kCommon), std::end(kCommon));
-  if (op.collective) {
+  if (op.compute) {
+    for (const char* f : kComputeFields) allowed.push_back(f);
+  } else if (op.collective) {
     for (const char* f : {"algo", "ranks", "bytes", "type", "redop"}) allowed.push_back(f);
     if (op.spec.coll == coll::Collective::kBroadcast) allowed.push_back("root");
     if (op.spec.coll == coll::Collective::kAllToAll) allowed.push_back("pair_bytes");
@@ -214,6 +217,12 @@ void parse_transaction(const LineParser& p, TraceOp& op) {
   if (!tl::parse_atomic_op(aop.c_str(), op.atomic)) p.bad_field("atomic", *p.find("atomic"), names);
 }
 
+void parse_compute(const LineParser& p, TraceOp& op) {
+  op.rank = p.accelerator("rank", p.require("rank", "the computing accelerator"));
+  if (!p.find("duration_us")) p.require("duration_us", "microseconds, 0 .. 1e9");
+  op.duration_us = p.us("duration_us");
+}
+
 TraceOp parse_line(const LineParser& p, const std::map<std::string, size_t>& ids, const std::vector<TraceOp>& ops) {
   TraceOp op;
   op.line = p.line();
@@ -225,12 +234,14 @@ TraceOp parse_line(const LineParser& p, const std::map<std::string, size_t>& ids
     p.bad_field("id", id, "already the id of line " + std::to_string(ops[it->second].line));
 
   const char* op_names = "expected all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, read, write, "
-                         "writefull, atomic_r or atomic_nr";
+                         "writefull, atomic_r, atomic_nr or compute";
   const json& name = p.require("op", "a collective or transaction name");
   if (!name.is_string()) p.bad_field("op", name, op_names);
   op.op = name.get<std::string>();
   if (coll::parse_collective(op.op, op.spec.coll)) {
     op.collective = true;
+  } else if (op.op == "compute") {
+    op.compute = true;
   } else if (std::find(std::begin(kTxnOps), std::end(kTxnOps), op.op) != std::end(kTxnOps)) {
     tl::parse_opcode(op.op.c_str(), op.opcode);
   } else {
@@ -260,6 +271,8 @@ TraceOp parse_line(const LineParser& p, const std::map<std::string, size_t>& ids
   }
   if (op.collective)
     parse_collective(p, op);
+  else if (op.compute)
+    parse_compute(p, op);
   else
     parse_transaction(p, op);
   return op;

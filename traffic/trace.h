@@ -19,6 +19,7 @@ struct TraceOp {
   std::string id;  // unique; letters, digits and _ - . : /
   std::string op;  // the operation's name as written
   bool collective = false;
+  bool compute = false;        // compute on accelerator `rank` for duration_us (neither of the others)
   double at_us = 0;            // earliest start, from the start of the run
   std::vector<size_t> after;   // indexes of earlier ops (distinct) that must complete first
   double delay_us = 0;         // extra wait after the last of them
@@ -29,6 +30,12 @@ struct TraceOp {
   tl::AtomicOp atomic = tl::AtomicOp::kAdd;
   int src = 0, dst = 0;
   uint64_t bytes = 0, offset = 0;
+  // Compute: one accelerator computes one thing at a time, so a rank's compute operations run one
+  // after another in the order they become ready (doc/trace.md).
+  int rank = 0;
+  double duration_us = 0;
+
+  bool transaction() const { return !collective && !compute; }
 };
 
 struct Trace {

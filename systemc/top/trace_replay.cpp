@@ -35,7 +35,8 @@ traffic::Trace place_trace(const config::Config& cfg, traffic::Trace t) {
   if (cfg.workload.placement == "packed") return t;
   int n = 0;
   for (const traffic::TraceOp& op : t.ops) {
-    n = std::max({n, op.collective ? 0 : op.src + 1, op.collective ? 0 : op.dst + 1});
+    if (op.transaction()) n = std::max({n, op.src + 1, op.dst + 1});
+    if (op.compute) n = std::max(n, op.rank + 1);
     for (int r : op.spec.ranks) n = std::max(n, r + 1);
   }
   std::string error;
@@ -44,10 +45,11 @@ traffic::Trace place_trace(const config::Config& cfg, traffic::Trace t) {
     throw config::ConfigError("workload.placement = '" + cfg.workload.placement + "': " + error + " (trace '" + t.name +
                               "' names accelerators 0 .. " + std::to_string(n - 1) + ")");
   for (traffic::TraceOp& op : t.ops) {
-    if (!op.collective) {
+    if (op.transaction()) {
       op.src = placed[static_cast<size_t>(op.src)];
       op.dst = placed[static_cast<size_t>(op.dst)];
     }
+    if (op.compute) op.rank = placed[static_cast<size_t>(op.rank)];
     for (int& r : op.spec.ranks) r = placed[static_cast<size_t>(r)];
   }
   return t;
@@ -86,7 +88,8 @@ void check_trace(const config::Config& cfg, const traffic::Trace& t) {
                      " B of buffers in each rank's memory; accel.memory_bytes = " + std::to_string(cfg.accel.memory_bytes));
   }
   for (const traffic::TraceOp& op : t.ops) {
-    if (op.collective) continue;
+    if (op.compute && op.rank >= acc) bad(t, op, "field 'rank' = " + std::to_string(op.rank) + ": " + not_here(op.rank, acc));
+    if (!op.transaction()) continue;
     if (op.src >= acc) bad(t, op, "field 'src' = " + std::to_string(op.src) + ": " + not_here(op.src, acc));
     if (op.dst >= acc) bad(t, op, "field 'dst' = " + std::to_string(op.dst) + ": " + not_here(op.dst, acc));
     if (op.offset + op.bytes > cfg.accel.window_bytes)
@@ -103,7 +106,7 @@ void check_trace(const config::Config& cfg, const traffic::Trace& t) {
   double ranks = 0, txn_bytes = 0;
   for (bool r : coll_rank) ranks += r ? 1 : 0;
   for (const traffic::TraceOp& op : t.ops)
-    if (!op.collective) txn_bytes += 3.0 * static_cast<double>(op.bytes);
+    if (op.transaction()) txn_bytes += 3.0 * static_cast<double>(op.bytes);
   config::check_memory(cfg, {{"trace collective buffers", ranks * static_cast<double>(used)},
                              {"trace transaction data", txn_bytes}});
 }
@@ -123,6 +126,7 @@ TraceReplayer::TraceReplayer(TxnFabric& f, traffic::Trace trace, bool keep_read_
     for (size_t a : op.after) ops_[a].successors.push_back(i);
     if (s.deps == 0) due_.emplace(s.ready, i);
   }
+  compute_free_.assign(static_cast<size_t>(cfg.endpoints()), 0);
   runner_.on_run_done = [this](int run, uint64_t t) {
     if (trace_.ops[op_of_run_[static_cast<size_t>(run)]].spec.algo == coll::Algorithm::kSwitch) --groups_in_use_;
     complete(op_of_run_[static_cast<size_t>(run)], t);
@@ -146,12 +150,18 @@ void TraceReplayer::before_cycle(uint64_t t) {
     due_.pop();
     start(i, t);
   }
+  while (!computing_.empty() && computing_.top().first <= t) {
+    const auto [end, i] = computing_.top();
+    computing_.pop();
+    complete(i, end);
+  }
   runner_.before_cycle(t);
 }
 
 uint64_t TraceReplayer::next_activity(uint64_t t) const {
   uint64_t next = runner_.next_activity(t);
   if (!due_.empty()) next = std::min(next, std::max(due_.top().first, t + 1));
+  if (!computing_.empty()) next = std::min(next, std::max(computing_.top().first, t + 1));
   return next;
 }
 
@@ -160,6 +170,16 @@ void TraceReplayer::start(size_t i, uint64_t t) {
   const traffic::TraceOp& op = trace_.ops[i];
   OpState& s = ops_[i];
   s.start = t;
+  if (op.compute) {  // after the rank's earlier compute; done duration_us after it began
+    uint64_t& free = compute_free_[static_cast<size_t>(op.rank)];
+    s.start = std::max(t, free);
+    free = add_sat(s.start, us_to_cycles(f_.config(), op.duration_us));
+    if (free == t)
+      complete(i, t);
+    else
+      computing_.emplace(free, i);
+    return;
+  }
   if (op.collective) {
     if (op.spec.algo == coll::Algorithm::kSwitch && groups_in_use_++ >= f_.config().accel.reduce.groups)
       bad(trace_, op, "starts at cycle " + std::to_string(t) + " while " + std::to_string(groups_in_use_ - 1) +

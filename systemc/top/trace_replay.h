@@ -1,7 +1,8 @@
 // Replays a trace (traffic/trace.h, doc/trace.md) on one transaction fabric: each operation starts
 // at the latest of its at_us and delay_us after the last of its `after` operations completed (and
 // never before the cycle after that); transactions go straight to their initiator, collectives to
-// a CollectiveRunner added to as they become due. A replay is a pure function of (configuration,
+// a CollectiveRunner added to as they become due, and compute keeps its accelerator busy (one
+// compute at a time per accelerator) for its duration. A replay is a pure function of (configuration,
 // trace).
 #pragma once
 
@@ -105,6 +106,12 @@ class TraceReplayer : public endpoint::TransferClient, public CycleHook {
   std::priority_queue<std::pair<uint64_t, size_t>, std::vector<std::pair<uint64_t, size_t>>,
                       std::greater<std::pair<uint64_t, size_t>>>
       due_;
+  // (cycle, op): compute operations running, by the cycle they complete; and per accelerator, the
+  // cycle its compute is free again (one at a time).
+  std::priority_queue<std::pair<uint64_t, size_t>, std::vector<std::pair<uint64_t, size_t>>,
+                      std::greater<std::pair<uint64_t, size_t>>>
+      computing_;
+  std::vector<uint64_t> compute_free_;
   size_t done_ = 0;
   uint64_t base_ = 0;      // the fabric's cycle when the replayer was made: at_us counts from it
   int groups_in_use_ = 0;  // switch-algorithm collectives running (each holds a multicast group)

@@ -218,6 +218,26 @@ TEST(ReplayFidelity, MoreConcurrentSwitchCollectivesThanGroupsIsAConfigError) {
   EXPECT_EQ(r.rows[1].start, r.rows[0].end + 1);
 }
 
+// Compute: exactly its duration after it began; one at a time per accelerator, in the order the
+// operations became ready; accelerators compute at once; a transaction after it starts the cycle after.
+TEST(ReplayFidelity, ComputeTakesItsDurationOneAtATimePerAccelerator) {
+  const config::Config cfg = eight_ports();
+  const top::ReplayResult r = top::replay_trace(
+      cfg, parse("{\"id\": \"a\", \"op\": \"compute\", \"rank\": 3, \"duration_us\": 2}\n"
+                 "{\"id\": \"b\", \"op\": \"compute\", \"rank\": 3, \"duration_us\": 1, \"at_us\": 0.5}\n"
+                 "{\"id\": \"c\", \"op\": \"compute\", \"rank\": 4, \"duration_us\": 1, \"at_us\": 0.5}\n"
+                 "{\"id\": \"w\", \"op\": \"write\", \"src\": 3, \"dst\": 4, \"bytes\": 256, \"after\": [\"b\"]}\n"));
+  const uint64_t one = cycles_of(cfg, 1.0), two = cycles_of(cfg, 2.0), half = cycles_of(cfg, 0.5);
+  EXPECT_EQ(r.rows[0].start, 0u);
+  EXPECT_EQ(r.rows[0].end, two);
+  EXPECT_EQ(r.rows[1].start, two) << "b waits for a on accelerator 3";
+  EXPECT_EQ(r.rows[1].end, two + one);
+  EXPECT_EQ(r.rows[2].start, half) << "accelerator 4 is free";
+  EXPECT_EQ(r.rows[2].end, half + one);
+  EXPECT_EQ(r.rows[3].start, two + one + 1);
+  EXPECT_EQ(r.rows[1].bytes, 0u);
+}
+
 TEST(ReplayFidelity, TheSameTraceGivesTheSameRows) {
   const config::Config cfg = eight_ports();
   std::ostringstream text;
