@@ -15,6 +15,7 @@
 #include "top/link_load.h"
 #include "top/placement.h"
 #include "top/txn_fabric.h"
+#include "top/workload_schedule.h"
 #include "traffic/moe.h"
 #include "traffic/tp.h"
 #include "version.h"
@@ -22,37 +23,7 @@
 namespace upswitch::top {
 namespace {
 
-using traffic::WorkloadKind;
-
-bool runs_moe(const config::Config& c) { return c.workload.kind != WorkloadKind::kTp; }
-bool runs_tp(const config::Config& c) { return c.workload.kind != WorkloadKind::kMoe; }
-
-traffic::MoeParams resolved_moe(const config::Config& c) { return traffic::resolve_moe(c.workload.moe, c.endpoints()); }
-
-// The endpoints the workload's ranks run on (workload.placement, top/placement.h): MoE rank i and
-// TP rank i (traffic::tp_group_ranks' numbering) both run on endpoint placed[i].
-std::vector<int> workload_endpoints(const config::Config& c) {
-  int n = 0;
-  if (runs_moe(c)) n = std::max(n, resolved_moe(c).ranks);
-  if (runs_tp(c)) n = std::max(n, traffic::tp_group_count(c.workload.tp, c.endpoints()) * c.workload.tp.group_size);
-  std::string error;
-  std::vector<int> placed = place_workload_ranks(c.network(), c.workload.placement, n, error);
-  if (!error.empty())
-    throw config::ConfigError("workload.placement = '" + c.workload.placement + "': " + error + " (the workload has " +
-                              std::to_string(n) + " ranks)");
-  return placed;
-}
-
-std::vector<int> on_endpoints(const std::vector<int>& ranks, const std::vector<int>& placed) {
-  std::vector<int> out;
-  for (int r : ranks) out.push_back(placed[static_cast<size_t>(r)]);
-  return out;
-}
-
 double cycles_per_us(const config::Config& c) { return c.clock_ghz * 1000.0; }
-uint64_t us_to_cycles(const config::Config& c, double us) {
-  return static_cast<uint64_t>(us * cycles_per_us(c) + 0.5);
-}
 // Per endpoint: the bytes its links carry per second per direction, in GB/s (TL flits; headers
 // included), over all of its ports.
 std::vector<double> endpoint_gbps(const config::Config& c, const network::Topology& t) {
@@ -93,7 +64,6 @@ struct Pending {
 struct ChainEnd {
   int last = -1;            // the chain's last run
   uint64_t delay = 0;       // compute after it, before the next collective
-  double compute_us = 0;    // compute in the current step so far
 };
 
 int add_phase(coll::CollectiveRunner& runner, Regions& regions, const std::string& slot, const coll::CollectiveSpec& s,
@@ -161,114 +131,21 @@ WorkloadResult run_workload(const config::Config& cfg) {
   coll::CollectiveRunner runner(fabric);
   Regions regions;
   std::vector<Pending> pending;
-  std::vector<WorkloadStep> steps;
-  const traffic::WorkloadParams& w = cfg.workload;
-  const std::vector<int> placed = workload_endpoints(cfg);
 
-  if (runs_moe(cfg)) {
-    const traffic::MoeParams p = resolved_moe(cfg);
-    const std::vector<int> ranks(placed.begin(), placed.begin() + p.ranks);  // MoE rank i on placed[i]
-    traffic::MoeAssignment from_file;
-    if (p.gating == traffic::Gating::kFile) from_file = traffic::read_assignment(p, p.assignment_file);
+  const WorkloadSchedule schedule = workload_schedule(cfg);
+  for (const ScheduledChain& c : schedule.chains) {
     ChainEnd chain;
-    for (int step = 0; step < w.steps; ++step) {
-      WorkloadStep st;
-      st.workload = "moe";
-      st.step = step;
-      for (int layer = 0; layer < p.layers; ++layer) {
-        traffic::MoeAssignment a = p.gating == traffic::Gating::kFile
-                                       ? from_file
-                                       : traffic::draw_assignment(p, cfg.measure.seed,
-                                                                  static_cast<uint64_t>(step) * 65536 + static_cast<uint64_t>(layer));
-        traffic::apply_capacity(p, a);
-        st.dropped += a.dropped;
-        const std::vector<uint64_t> dispatch = traffic::dispatch_bytes(p, a);
-        std::vector<uint64_t> combine(dispatch.size());
-        const auto n = static_cast<size_t>(p.ranks);
-        for (size_t i = 0; i < n; ++i)
-          for (size_t j = 0; j < n; ++j) combine[j * n + i] = dispatch[i * n + j];
-        for (int k = 0; k < 2; ++k) {
-          coll::CollectiveSpec s;
-          s.coll = coll::Collective::kAllToAll;
-          s.algo = coll::Algorithm::kOneShot;
-          // Copy-constructed, then moved in: copy-assigning into the fresh spec's empty vector
-          // made GCC 12 without LTO warn of a null memmove destination (-Wnonnull) on the
-          // zero-length path of vector::operator=.
-          s.ranks = std::vector<int>(ranks);
-          s.type = tl::RedType::kU32;
-          s.pair_bytes = k == 0 ? dispatch : combine;
-          for (size_t i = 0; i < n; ++i) {
-            uint64_t row = 0;
-            for (size_t j = 0; j < n; ++j) row += s.pair_bytes[i * n + j];
-            s.bytes = std::max(s.bytes, row);
-          }
-          if (k == 1) {
-            chain.delay = us_to_cycles(cfg, p.compute_us);
-            st.compute_us += p.compute_us;
-          }
-          Pending q;
-          q.phase.workload = "moe";
-          q.phase.step = step;
-          q.phase.layer = layer;
-          q.phase.phase = k == 0 ? "dispatch" : "combine";
-          q.phase.coll = s.coll;
-          q.phase.algo = s.algo;
-          q.phase.ranks = p.ranks;
-          q.phase.bytes = s.bytes;
-          q.pair = s.pair_bytes;
-          q.run = add_phase(runner, regions, k == 0 ? "moe-dispatch" : "moe-combine", s, chain);
-          pending.push_back(std::move(q));
-        }
-      }
-      steps.push_back(st);
+    for (const ScheduledPhase& sp : c.phases) {
+      chain.delay = sp.compute_before_cycles;
+      Pending q;
+      q.phase = sp.phase;
+      if (sp.spec.coll == coll::Collective::kAllToAll) q.pair = sp.spec.pair_bytes;
+      q.run = add_phase(runner, regions, sp.slot, sp.spec, chain);
+      pending.push_back(std::move(q));
     }
   }
-
-  if (runs_tp(cfg)) {
-    const traffic::TpParams& p = w.tp;
-    const int groups = traffic::tp_group_count(p, cfg.endpoints());
-    const std::vector<traffic::TpStep> layer_steps = traffic::tp_layer_steps(p);
-    for (int g = 0; g < groups; ++g) {
-      const std::vector<int> ranks = on_endpoints(traffic::tp_group_ranks(p, cfg.endpoints(), g), placed);
-      ChainEnd chain;
-      for (int step = 0; step < w.steps; ++step) {
-        WorkloadStep st;
-        st.workload = "tp";
-        st.group = g;
-        st.step = step;
-        for (int pass = 0; pass < (p.backward ? 2 : 1); ++pass)
-          for (int layer = 0; layer < p.layers; ++layer)
-            for (const traffic::TpStep& ls : layer_steps) {
-              if (ls.compute) {
-                chain.delay += us_to_cycles(cfg, ls.compute_us);
-                st.compute_us += ls.compute_us;
-                continue;
-              }
-              coll::CollectiveSpec s;
-              s.coll = ls.coll;
-              s.algo = static_cast<coll::Algorithm>(p.algo);
-              s.ranks = std::vector<int>(ranks);  // not copy-assigned: GCC 12 -Wnonnull, as above
-              s.type = static_cast<tl::RedType>(p.dtype);
-              s.op = tl::RedOp::kSum;
-              s.bytes = ls.bytes;
-              Pending q;
-              q.phase.workload = "tp";
-              q.phase.step = step;
-              q.phase.layer = pass == 0 ? layer : p.layers - 1 - layer;
-              q.phase.pass = pass == 0 ? "fwd" : "bwd";
-              q.phase.phase = coll::collective_name(s.coll);
-              q.phase.group = g;
-              q.phase.coll = s.coll;
-              q.phase.algo = s.algo;
-              q.phase.ranks = p.group_size;
-              q.phase.bytes = s.bytes;
-              q.run = add_phase(runner, regions, std::string("tp-") + coll::collective_name(s.coll), s, chain);
-              pending.push_back(std::move(q));
-            }
-        steps.push_back(st);
-      }
-    }
-  }
+  std::vector<WorkloadStep> steps = schedule.steps;
+  const std::vector<int>& placed = schedule.endpoints;
 
   // Memory, now that every collective is placed and before anything is simulated: each rank's
   // buffers up to the highest region, and the collectives' plans.
