@@ -1,7 +1,7 @@
 # Installation of upswitch as a library (doc/library.md): the public headers under
 # include/upswitch/ (the layout `#include "core/link.h"` and `#include "traffic/rng.h"` need), the
 # static libraries, the `upswitch` program, a CMake package (find_package(upswitch): targets
-# upswitch::model, upswitch::sc, upswitch::app) and a pkg-config file (upswitch.pc).
+# upswitch::model, upswitch::sc, upswitch::chakra, upswitch::app) and a pkg-config file (upswitch.pc).
 include(CMakePackageConfigHelpers)
 
 set(UPSWITCH_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/upswitch CACHE STRING
@@ -16,7 +16,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/traffic/
 install(FILES ${PROJECT_BINARY_DIR}/generated/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/upswitch)
 
-install(TARGETS upswitch_model upswitch_sc upswitch_app
+install(TARGETS upswitch_model upswitch_sc upswitch_chakra upswitch_app
         EXPORT upswitchTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS upswitch RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -35,7 +35,7 @@ install(FILES ${PROJECT_BINARY_DIR}/upswitchConfig.cmake ${PROJECT_BINARY_DIR}/u
         DESTINATION ${UPSWITCH_INSTALL_CMAKEDIR})
 
 # pkg-config: the static libraries in link order, then what they need (SystemC, yaml-cpp, fmt,
-# libpng for the static link; nlohmann_json and CLI11 are header-only). @ONLY-configured at install time
+# libpng and protobuf for the static link; nlohmann_json and CLI11 are header-only). @ONLY-configured at install time
 # would lose a --prefix override, so the file uses ${pcfiledir} to find the prefix.
 if(CMAKE_INTERPROCEDURAL_OPTIMIZATION)
   set(UPSWITCH_PC_LTO_NOTE "# Built with LTO (GCC ${CMAKE_CXX_COMPILER_VERSION}): link with the same compiler, and -flto.")

@@ -7,6 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config
   libsystemc-dev verilator
   libgtest-dev googletest libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libpng-dev
+  libprotobuf-dev protobuf-compiler
   python3 python3-yaml python3-matplotlib python3-pytest
   slurmctld slurmd slurm-client munge
 )

@@ -8,6 +8,7 @@
 #include "app/config_options.h"
 #include "app/resolve_config.h"
 #include "app/table_files.h"
+#include "chakra/workload_chakra.h"
 #include "config/config.h"
 #include "top/workload_run.h"
 
@@ -24,16 +25,20 @@ CLI::App* add_workload_command(CLI::App& app) {
   cmd->add_option("--placement", *placement,
                   "Which endpoints the ranks run on: packed (rank i on endpoint i, default), spread (dealt over the leaf "
                   "switches) or a comma-separated endpoint list; the same as --set workload.placement=...");
-  cmd->callback([opt, placement]() {
+  auto chakra = std::make_shared<std::string>();
+  cmd->add_option("--chakra", *chakra,
+                  "Also write the workload as Chakra execution traces PREFIX.<rank>.et and its communicator groups "
+                  "PREFIX.groups.json (for ASTRA-sim, or upswitch replay --chakra), before it runs");
+  cmd->callback([opt, placement, chakra]() {
     if (!placement->empty()) opt->sets.push_back("workload.placement=" + *placement);
-    const int status = workload_command(*opt);
+    const int status = workload_command(*opt, *chakra);
     std::fflush(stdout);
     std::exit(status);
   });
   return cmd;
 }
 
-int workload_command(const RunOptions& opt) {
+int workload_command(const RunOptions& opt, const std::string& chakra_prefix) {
   config::Config cfg;
   try {
     RunOptions ro = opt;
@@ -41,6 +46,7 @@ int workload_command(const RunOptions& opt) {
     cfg = resolve_config(ro);
     top::check_workload(cfg);
     if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // written only once the run is complete
+    if (!chakra_prefix.empty()) chakra::write_chakra(chakra::workload_chakra(cfg, chakra_prefix));
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;

@@ -74,3 +74,49 @@ TEST(ReplayCli, AMalformedLineIsOneErrorLineExitTwoAndNothingWritten) {
 }
 
 }  // namespace
+
+namespace {
+
+// `workload --chakra` writes Chakra traces and the groups file; `replay --chakra` replays them and
+// names each row after its node; bad Chakra input is one error line, exit 2, nothing written.
+TEST(ReplayCli, AWorkloadWrittenAsChakraReplays) {
+  const fs::path dir = scratch("chakra_round_trip");
+  fs::create_directories(dir);
+  const std::string prefix = (dir / "tp").string();
+  const std::string cfg = "--preset tiny --set workload.kind=tp --set tp.group_size=4 --set tp.layers=1";
+  const Result w = run("workload " + cfg + " --quiet --chakra " + prefix);
+  ASSERT_EQ(w.status, 0) << w.err;
+  for (const char* f : {"tp.0.et", "tp.7.et", "tp.groups.json"}) EXPECT_TRUE(fs::exists(dir / f)) << f;
+  EXPECT_FALSE(fs::exists(dir / "tp.8.et"));
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir / "tp.groups.json"))["tp1"], nlohmann::json({4, 5, 6, 7}));
+  const fs::path out = dir / "out";
+  const Result r = run("replay --chakra " + prefix + " --preset tiny --quiet --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "replay.json"));
+  EXPECT_EQ(j["trace"], prefix);
+  int collectives = 0;
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["status"], "okay") << row.dump();
+    EXPECT_EQ(row["id"].get<std::string>()[0], 'r') << row.dump();
+    if (row["op"] != "compute") ++collectives;
+  }
+  EXPECT_EQ(collectives, 2 * 2) << "two groups, one layer's two all-reduces each";
+}
+
+TEST(ReplayCli, BadChakraInputIsOneErrorLineExitTwo) {
+  const fs::path dir = scratch("chakra_bad");
+  fs::create_directories(dir);
+  std::ofstream(dir / "junk.0.et") << "this is not a protobuf stream";
+  std::ofstream(dir / "groups.json") << "[1, 2]";
+  const fs::path out = dir / "out";
+  expect_bad_input("replay --chakra " + (dir / "none").string() + " --out " + out.string(), "no file", out);
+  expect_bad_input("replay --chakra " + (dir / "junk").string() + " --out " + out.string(), "junk.0.et' message", out);
+  expect_bad_input("replay --chakra " + (dir / "junk").string() + " --chakra-groups " + (dir / "groups.json").string() +
+                       " --out " + out.string(),
+                   "expected a JSON object of communicator groups", out);
+  expect_bad_input("replay --out " + out.string(), "give a trace file, or --chakra PREFIX", out);
+  expect_bad_input("replay " + kExample + " --chakra " + (dir / "junk").string() + " --out " + out.string(), "excludes", out);
+  expect_bad_input("workload --preset tiny --chakra " + (dir / "no" / "such" / "dir" / "w").string() + " --out " + out.string(), "cannot be written", out);
+}
+
+}  // namespace

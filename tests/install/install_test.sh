@@ -20,7 +20,7 @@ fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 step "install into $prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
 for f in include/upswitch/core/link.h include/upswitch/traffic/rng.h include/upswitch/sc/txn_system.h \
-         include/upswitch/version.h lib/libupswitch_model.a lib/libupswitch_sc.a lib/libupswitch_app.a \
+         include/upswitch/version.h lib/libupswitch_model.a lib/libupswitch_sc.a lib/libupswitch_chakra.a lib/libupswitch_app.a \
          bin/upswitch lib/cmake/upswitch/upswitchConfig.cmake lib/cmake/upswitch/upswitchConfigVersion.cmake \
          lib/cmake/upswitch/upswitchTargets.cmake lib/pkgconfig/upswitch.pc; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
