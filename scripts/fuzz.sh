@@ -9,10 +9,10 @@ SECONDS_PER_TARGET=${1:-60}
 UPSWITCH_EXTRA_PACKAGES="clang libclang-rt-14-dev" scripts/setup.sh
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUPSWITCH_FUZZ=ON \
   -DUPSWITCH_TESTS=OFF -DUPSWITCH_COSIM=OFF -DUPSWITCH_LTO=OFF >/dev/null
-cmake --build build-fuzz -j "${UPSWITCH_JOBS:-$(nproc)}" --target fuzz_config_yaml fuzz_config_set fuzz_txn_packetiser fuzz_moe_assignment fuzz_trace fuzz_data_link >/dev/null
+cmake --build build-fuzz -j "${UPSWITCH_JOBS:-$(nproc)}" --target fuzz_config_yaml fuzz_config_set fuzz_txn_packetiser fuzz_moe_assignment fuzz_trace fuzz_data_link fuzz_chakra >/dev/null
 mkdir -p build-fuzz/artifacts
 status=0
-for target in fuzz_config_yaml fuzz_config_set fuzz_txn_packetiser fuzz_moe_assignment fuzz_trace fuzz_data_link; do
+for target in fuzz_config_yaml fuzz_config_set fuzz_txn_packetiser fuzz_moe_assignment fuzz_trace fuzz_data_link fuzz_chakra; do
   work=$(mktemp -d)
   cp tests/fuzz/corpus/${target#fuzz_}/* "$work"/
   echo "fuzz: $target for ${SECONDS_PER_TARGET}s" >&2
