@@ -73,7 +73,7 @@ def _two_panels(data):
     from .report import _plt
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=SIZE_TWO)
-    fig.subplots_adjust(left=0.06, right=0.98, top=0.92, bottom=0.14, wspace=0.22)
+    fig.subplots_adjust(left=0.06, right=0.98, top=0.92, bottom=0.14, wspace=0.3)
     return fig, axes
 
 
@@ -105,7 +105,10 @@ def plot_coll(data, out: Path):
         ax.set_ylabel(what)
     axes[0].set_ylim(bottom=0)
     axes[1].set_yscale("log")
-    axes[0].set_title("bus bandwidth vs size (collective, algorithm, ranks, point)")
+    from matplotlib.ticker import FormatStrFormatter
+    axes[1].yaxis.set_major_formatter(FormatStrFormatter("%g"))
+    axes[1].yaxis.set_minor_formatter(FormatStrFormatter("%g"))
+    axes[0].set_title("bus bandwidth vs size")
     axes[1].set_title("time vs size")
     return _finish(fig, axes, data, out, "coll_busbw.png"), None
 
