@@ -13,7 +13,8 @@ Aggregates (several seeds): one row per point and table key, with n_runs (the ok
 output and value column, its mean and the half-width of its 95% Student-t confidence interval
 (stats.py).  Only values that are a pure function of (config, seed) go in, so two backends, or a
 resumed and an uninterrupted sweep, give byte-identical files; run times and hosts stay in
-runs/<id>/result.json.  Every file is written atomically.
+runs/<id>/result.json.  Every file is written atomically.  results.json lists the files written
+("files"); the next merge removes those it does not write again (fewer seeds, other tables).
 """
 from __future__ import annotations
 
@@ -229,13 +230,21 @@ def merge(store: Store, plan: dict | None = None, warn=True) -> dict:
                 atomic_write(store.out / f, _csv(acols, arows))
                 written.add(f)
                 agg_doc["tables"][name] = {"file": f, "columns": acols, "rows": arows}
-    atomic_write_json(store.out / "results.json", doc)
     if several:
         atomic_write_json(store.out / "results_agg.json", agg_doc)
         written.add("results_agg.json")
-    for p in store.out.glob("results*"):  # files of an earlier plan (fewer seeds, other tables)
-        if p.is_file() and p.name not in written and p.name != "results.json" and p.suffix in (".csv", ".json"):
-            p.unlink()
+    try:  # files an earlier merge wrote that this plan does not (fewer seeds, other tables)
+        old = json.loads((store.out / "results.json").read_text()).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        old = []
+    doc["files"] = sorted(written | {"results.json"})
+    atomic_write_json(store.out / "results.json", doc)
+    for name in old if isinstance(old, list) else []:
+        if isinstance(name, str) and name.startswith("results") and "/" not in name and name not in doc["files"]:
+            try:
+                (store.out / name).unlink()
+            except OSError:
+                pass
     counts = {"ok": 0, "failed": 0, "pending": 0}
     for row in rs:
         counts[row["status"]] += 1

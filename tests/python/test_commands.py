@@ -265,6 +265,15 @@ def test_workload_sweep_with_seeds_aggregates_mean_and_ci(tmp_path, upswitch):
     for name in ("workload_step_time_vs_moe_zipf_s.png", "workload_phase_time_vs_moe_zipf_s.png"):
         check_png(out / "report" / name, (800, 500))
 
+    # one seed now: the aggregates of the earlier merge go, a file of the user's stays
+    (out / "results_mine.csv").write_text("x\n")
+    one = write_sweep(tmp_path / "one.yaml", WORKLOAD.read_text().replace("seeds: [1, 2]", "seeds: [1]"))
+    r = run_sweep("run", one, "--out", out, "--upswitch", upswitch, check=0)
+    assert "3 cached, 0 to run" in r.stderr
+    assert sorted(p.name for p in out.glob("results*")) == ["results.csv", "results.json", "results_mine.csv",
+                                                           "results_phases.csv"]
+    assert len(read_csv(out / "results.csv")) == 3
+
 
 def test_p2p_table_and_replay_sweeps_run(tmp_path, upswitch):
     (tmp_path / "traces").mkdir()
