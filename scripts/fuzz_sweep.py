@@ -42,15 +42,22 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import yaml  # noqa: E402
 
+from upswitch_sweep import commands as commandsmod  # noqa: E402
 from upswitch_sweep import plan as planmod  # noqa: E402
 from upswitch_sweep import spec as specmod  # noqa: E402
 
 VERSION = "upswitch 0.0.0 (fuzz)"
-TRACED = {str(Path(m.__file__).resolve()) for m in (specmod, planmod)}
+TRACED = {str(Path(m.__file__).resolve()) for m in (specmod, planmod, commandsmod)}
+
+_FLAGS = sorted({n for c in commandsmod.COMMANDS.values() for f in c.flags for n in (f.name, f.short) if n})
 
 # byte strings worth inserting: the format's keys, YAML syntax and tags, awkward numbers and bytes
 TOKENS = [t.encode("utf-8", "surrogateescape") if isinstance(t, str) else t for t in (
-    *(f"{k}:" for k in specmod.TOP_KEYS + specmod.BASE_KEYS + specmod.RANGE_KEYS + specmod.SLURM_KEYS),
+    *(f"{k}:" for k in specmod.TOP_KEYS + specmod.BASE_KEYS + specmod.RANGE_KEYS + specmod.SLURM_KEYS
+      + specmod.ROWS_KEYS),
+    # command: NAME, args: {FLAG: ...} and vary: {args.FLAG: ...} for every command and flag
+    *(f" {c}" for c in commandsmod.COMMANDS), *(f"{f}:" for f in _FLAGS), *(f"args.{f}:" for f in _FLAGS),
+    *(f"{k}:" for k in commandsmod.MANAGED_FLAGS), "trace: example.jsonl", "args.trace", "/rows", "/steps",
     "zip:", "values:", "x:", "group_by:", "title:", "timeout_seconds:", "switch.vcs", "traffic.rate",
     "sim.seed", "- ", ": ", "\n", "\n  ", "\n    - ", "\t", " ", "[", "]", "{", "}", ",", "#", "'", '"',
     "&a ", "*a", "<<: *a", "? ", "---\n", "...\n", "%YAML 1.1\n", "~", "null", "true", "no",
@@ -78,6 +85,8 @@ VALUES = [
     None, True, False, 0, -1, 1, 3, 2**63, -2**63 - 1, 10**100, 0.0, -0.0, 0.1, 1e-320, 1.7e308,
     float("inf"), float("-inf"), float("nan"), "", " ", "x", "a\nb", "\t", "\u2028", "\x00", "é",
     "switch.vcs", "traffic.rate", "sim.seed", "zip", "values", "auto", "/dev/zero", ".", "01:00:00",
+    "coll", "workload", "replay", "args.ranks", "args.b", "no-check", "example.jsonl", "/rows",
+    {"from": "/rows", "keys": ["bytes"], "values": ["time_us"]},
     [], {}, [1, 1], [[1, 2]], [None], ["x", 1, 0.5, True], {"a": 1}, {"values": [1, 2]},
     {"start": 0, "stop": 10**9, "step": 1}, {"start": 0, "stop": 99999, "step": 1},
     {"start": 1, "stop": 1e308, "factor": 1.0000001}, {"start": 0, "stop": 1, "step": 1e-12},
@@ -247,7 +256,8 @@ def mutate_tree(data: bytes, rng: random.Random) -> bytes | None:
             c[k] = _bomb(rng.randrange(1, 9), rng.randrange(2, 10))
         elif isinstance(c, dict):  # add a key: a known one, an unknown one, another type
             new = rng.choice(list(specmod.TOP_KEYS) + ["zip", "values", "start", "step", "factor", "a.b",
-                                                      "switch.vcs", "x", 1, None, True, 0.5])
+                                                      "switch.vcs", "x", 1, None, True, 0.5, "args.ranks",
+                                                      "ranks", "b", "trace", "seed", "from", "keys"])
             c[new] = rng.choice(VALUES)
     try:
         text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=rng.random() < 0.5,
@@ -273,6 +283,7 @@ class Fuzzer:
         """findings: where to save and announce findings; None to only count them (--repro)."""
         self.input = workdir / "sweep.yaml"
         (workdir / "base.yaml").write_text("switch:\n  ports: 8\n")  # for base: {config: base.yaml}
+        (workdir / "example.jsonl").write_text('{"id": "a", "op": "read", "src": 0, "dst": 1, "bytes": 64}\n')
         self.timeout = timeout
         self.findings_dir = findings
         self.coverage = Coverage()

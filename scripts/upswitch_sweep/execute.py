@@ -10,6 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from .commands import interrupted, summary_file
 from .store import Store, result_doc
 
 
@@ -30,7 +31,7 @@ def error_line(stderr_path: Path, limit: int = 500) -> str:
 
 
 class Execution:
-    """One running `upswitch run ... --out TMP`."""
+    """One running `upswitch COMMAND ... --out TMP`."""
 
     def __init__(self, store: Store, run: dict, binary: str, version: str, timeout: float | None):
         self.store, self.run, self.binary, self.version, self.timeout = store, run, binary, version, timeout
@@ -105,16 +106,17 @@ class Execution:
             status, code, msg = "failed", rc, err or f"exit code {rc} with nothing on stderr"
         else:
             status, code, msg = "ok", 0, ""
+            name = summary_file(self.run["argv"])  # summary.json, coll.json, workload.json, ...
             try:
-                doc = json.loads((out / "summary.json").read_text())
+                doc = json.loads((out / name).read_text())
                 if not isinstance(doc, dict):
                     raise ValueError("not a JSON object")
-                if isinstance(doc.get("sim"), dict) and doc["sim"].get("interrupted") is True:
+                if interrupted(doc):
                     status, msg = "failed", "the simulator was interrupted (partial results)"
             except FileNotFoundError:
-                status, msg = "failed", "exit 0 but no summary.json written"
+                status, msg = "failed", f"exit 0 but no {name} written"
             except ValueError as e:
-                status, msg = "failed", f"exit 0 but summary.json is not valid JSON: {e}"
+                status, msg = "failed", f"exit 0 but {name} is not valid JSON: {e}"
         # flatten: the simulator's files sit next to result.json in the run directory
         if out.is_dir():
             for p in out.iterdir():

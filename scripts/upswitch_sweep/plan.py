@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import FORMAT_VERSION
-from .spec import Spec, SpecError, short_repr
+from .commands import COMMANDS
+from .spec import ARGS_PREFIX, Spec, SpecError, short_repr
 
 
 class SimulatorError(Exception):
@@ -75,15 +76,48 @@ def base_identity(spec: Spec) -> dict:
     return base
 
 
-def run_id(base: dict, overrides: list, seed: int, version: str) -> str:
+def run_id(base: dict, overrides: list, seed: int, version: str, command: dict | None = None) -> str:
+    """command: {"command": NAME, "args": [[flag, text], ...]}, None for `run` without args (so
+    the ids of sweeps written before other commands could be swept stay the same)."""
     doc = {"base": base, "overrides": overrides, "seed": seed, "simulator": version}
+    if command is not None:
+        doc.update(command)
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def command_args(spec: Spec, params: dict) -> tuple[list, list, list]:
+    """(args for the run id, flags for argv, positional arguments for argv) of one point: the
+    fixed args: and the varied args.FLAG, sorted by flag.  A bare flag is given when true and
+    left out when false; a file argument is its absolute path in argv and its SHA-256 in the id."""
+    cmd = COMMANDS[spec.command]
+    merged = dict(spec.args)
+    for k, v in params.items():
+        if k.startswith(ARGS_PREFIX):
+            merged[k[len(ARGS_PREFIX):]] = v
+    ident, flags, positional = [], [], []
+    for name in sorted(merged):
+        v = merged[name]
+        if name == cmd.positional:
+            path, sha = spec.files[v]
+            ident.append([name, f"sha256:{sha}"])
+            positional.append(path)
+            continue
+        f = cmd.flag(name)
+        if not f.value:
+            ident.append([name, format_value(v)])
+            if v:
+                flags.append(f"--{name}")
+            continue
+        ident.append([name, format_value(v)])
+        flags += [f"--{name}", format_value(v)]
+    return ident, flags, positional
+
+
 def expand(spec: Spec, version: str) -> list[Run]:
     base = base_identity(spec)
-    head = ["run"]
+    cmd = COMMANDS[spec.command]
+    head = [spec.command]
     if spec.config is not None:
         head += ["--config", str(spec.config)]
     if spec.preset is not None:
@@ -96,19 +130,25 @@ def expand(spec: Spec, version: str) -> list[Run]:
             for k, v in zip(axis.keys, point):
                 params[k] = v
         merged = dict(spec.set)
-        merged.update(params)
+        merged.update((k, v) for k, v in params.items() if not k.startswith(ARGS_PREFIX))
         overrides = sorted([k, format_value(v)] for k, v in merged.items())
+        ident, flags, positional = command_args(spec, params)
+        identity = None if spec.command == "run" and not ident else {"command": spec.command, "args": ident}
         for seed in spec.seeds:
-            rid = run_id(base, overrides, seed, version)
+            rid = run_id(base, overrides, seed, version, identity)
             if rid in seen:
                 point = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
                 raise SpecError("vary", f"two points resolve to the same run ({point}, seed {seed}); "
                                         "a value is listed twice")
             seen[rid] = len(runs)
-            argv = list(head)
+            argv = head[:1] + positional + head[1:]
             for k, t in overrides:
                 argv += ["--set", f"{k}={t}"]
-            argv += ["--seed", str(seed)]
+            argv += flags
+            if cmd.seed == "flag":
+                argv += ["--seed", str(seed)]
+            else:  # coll and p2p have no --seed
+                argv += ["--set", f"sim.seed={seed}"]
             runs.append(Run(len(runs), rid, params, seed, overrides, argv))
     return runs
 
@@ -119,6 +159,8 @@ def plan_document(spec: Spec, binary: str, version: str, runs: list[Run]) -> dic
         "name": spec.name,
         "description": spec.description,
         "sweep_file": str(spec.path),
+        "command": spec.command,
+        "args": spec.args,
         "simulator": {"path": binary, "version": version},
         "base": {"preset": spec.preset, "config": str(spec.config) if spec.config else None},
         "set": {k: spec.set[k] for k in spec.set},
@@ -126,6 +168,7 @@ def plan_document(spec: Spec, binary: str, version: str, runs: list[Run]) -> dic
         "axes": [{"keys": a.keys, "size": len(a.values)} for a in spec.axes],
         "seeds": spec.seeds,
         "outputs": spec.outputs,
+        "rows": {k: t.to_json() for k, t in spec.rows.items()},
         "timeout_seconds": spec.timeout_seconds,
         "report": spec.report,
         "runs": [r.to_json() for r in runs],
@@ -154,6 +197,7 @@ def format_plan(doc: dict, status: dict | None = None) -> str:
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
     sizes = " x ".join(str(a["size"]) for a in doc["axes"])
     base = doc["base"]["preset"] or doc["base"]["config"] or "simulator defaults"
-    title = (f"# sweep {doc['name']}: {len(doc['runs'])} runs = {sizes} point(s) x {len(doc['seeds'])} seed(s); "
+    command = doc.get("command", "run")
+    title = (f"# sweep {doc['name']}{'' if command == 'run' else f' (upswitch {command})'}: {len(doc['runs'])} runs = {sizes} point(s) x {len(doc['seeds'])} seed(s); "
              f"base {base}; simulator {doc['simulator']['version']}")
     return "\n".join([title] + lines)

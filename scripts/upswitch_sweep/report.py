@@ -1,10 +1,11 @@
 """Plots (matplotlib, Agg) and a Markdown + HTML report of a finished (or partial) sweep.
 
-Every plot is an entry of PLOTS: a function (data, out_dir) -> (list of PNG names, note).
-A plot that does not apply to the sweep (no load axis, no histogram, ...) makes no file and
-returns a note saying why; the report lists those notes.  The collective and MoE plots are
-hooks for the issues that add those workloads: they report that the simulator produces no
-such outputs yet rather than draw anything.
+Every plot is an entry of PLOTS: a function (data, out_dir) -> (list of PNG names, note), and
+the commands it applies to (the plots of `coll`, `p2p` and `workload` sweeps are in
+report_cmds.py).  A plot that does not apply to the sweep (no load axis, no histogram, ...)
+makes no file and returns a note saying why; the report lists those notes.  Every curve is
+drawn, each in its own (colour, line style, marker), with a legend beside the axes
+(plotstyle.py); several seeds give 95% confidence intervals as error bars (stats.py).
 
 Plot sizes are fixed (figure inches x DPI, never bbox_inches='tight'), so a report looks the
 same from one sweep to the next and tests can check the dimensions.
@@ -19,15 +20,16 @@ import os
 from collections import OrderedDict
 from pathlib import Path
 
-from .merge import _MISSING, pointer_get, rows
+from . import plotstyle
+from .merge import _MISSING, plan_tables, pointer_get, rows, table_records
 from .plan import format_value
+from .stats import mean_ci
 from .store import Store
 
 DPI = 100
 SIZE_WIDE = (12, 5)  # latency vs load: mean and p99 side by side -> 1200 x 500 px
 SIZE_ONE = (8, 5)  # one panel -> 800 x 500 px
 SIZE_HEAT = (10, 6)  # heat map -> 1000 x 600 px
-MAX_LINES = 12
 MAX_HEAT_ROWS = 48
 LOAD_KEYS = ("traffic.rate",)
 HISTOGRAM_FILES = ("latency_hist.csv", "latency_histogram.csv")
@@ -77,15 +79,14 @@ class Data:
             raise ReportError(str(e))
         except ValueError as e:
             raise ReportError(f"{d}/plan.json is not valid JSON: {e}")
-        self.rows = rows(self.plan, self.store)
-        self.params = list(self.plan["params"])
         self.summaries = {}
-        for r in self.rows:
-            if r["status"] == "ok":
-                s = self.store.summary(r["run_id"])
-                if s is not None:
-                    self.summaries[r["run_id"]] = s
+        self.rows = rows(self.plan, self.store, summaries=self.summaries)
+        self.params = list(self.plan["params"])
+        self.command = self.plan.get("command", "run")
         self.ok = [r for r in self.rows if r["run_id"] in self.summaries]
+        # name -> the table's ok rows (flat dicts), as in the merged CSV
+        self.tables = {name: [x for x in table_records(self.plan, t, self.rows, self.summaries) if x["status"] == "ok"]
+                       for name, t in plan_tables(self.plan).items()}
         self.axes = [list(a["keys"]) for a in self.plan.get("axes", [])] or [[k] for k in self.params]
 
     def axis_of(self, key) -> list:
@@ -136,13 +137,14 @@ def plot_latency_vs_load(data: Data, out: Path):
     if len(data.values(x_key)) < 2:
         return [], f"latency vs offered load: skipped, {x_key} has a single value"
     groups = data.groups(set(data.axis_of(x_key)))
-    if len(groups) > MAX_LINES:
-        return [], f"latency vs offered load: skipped, {len(groups)} configurations (more than {MAX_LINES} lines)"
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=SIZE_WIDE)
+    fig.subplots_adjust(left=0.06, right=0.98, top=0.92, bottom=0.14, wspace=0.18)
     any_sat = False
+    sty = plotstyle.styles(len(groups))
+    row_step = min(0.035, 0.9 / max(1, len(groups)))  # saturation marks: one row per configuration
     for gi, (gk, rs) in enumerate(groups.items()):
-        color = f"C{gi % 10}"
+        color = sty[gi][0]
         by_x: OrderedDict = OrderedDict()
         for r in rs:
             by_x.setdefault(_num(r["params"][x_key]), []).append(r)
@@ -151,19 +153,19 @@ def plot_latency_vs_load(data: Data, out: Path):
             runs = by_x[xv]
             offered = _mean([_num(data.get(r, "/throughput/offered")) for r in runs])
             sat = any(data.get(r, "/saturated") is True for r in runs)
-            pts.append((offered if offered is not None else xv, sat,
-                        _mean([_num(data.get(r, "/latency/packet/mean")) for r in runs]),
-                        _mean([_num(data.get(r, "/latency/packet/p99")) for r in runs])))
+            mean = mean_ci([_num(data.get(r, "/latency/packet/mean")) for r in runs])
+            p99 = mean_ci([_num(data.get(r, "/latency/packet/p99")) for r in runs])
+            pts.append((offered if offered is not None else xv, sat, mean[0], p99[0], mean[1], p99[1]))
         for ax, idx, what in ((axes[0], 2, "mean"), (axes[1], 3, "p99")):
-            xs = [p[0] for p in pts if not p[1] and p[idx] is not None]
-            ys = [p[idx] for p in pts if not p[1] and p[idx] is not None]
-            ax.plot(xs, ys, "o-", color=color, label=label(gk), markersize=4)
+            keep = [p for p in pts if not p[1] and p[idx] is not None]
+            plotstyle.curve(ax, [p[0] for p in keep], [p[idx] for p in keep], sty[gi], label(gk),
+                            errs=[p[idx + 2] for p in keep])
             sat_x = [p[0] for p in pts if p[1]]
             if sat_x:
                 any_sat = True
                 ax.axvline(min(sat_x), color=color, linestyle=":", linewidth=1)
                 # on the top edge, one row per configuration so coinciding loads stay visible
-                ax.plot(sat_x, [0.98 - 0.035 * gi] * len(sat_x), "x", color=color,
+                ax.plot(sat_x, [0.98 - row_step * gi] * len(sat_x), "x", color=color,
                         transform=ax.get_xaxis_transform(), clip_on=False, markersize=7)
     for ax, what in ((axes[0], "mean"), (axes[1], "p99")):
         ax.set_xlabel("offered load (flits/port/cycle)")
@@ -175,10 +177,14 @@ def plot_latency_vs_load(data: Data, out: Path):
             ax.set_yscale("log")
         else:
             ax.set_ylim(bottom=0)
-    axes[0].legend(fontsize=7, loc="upper left")
+    plotstyle.legend(fig, axes[1], *axes[0].get_legend_handles_labels())
+    foot = []
     if any_sat:
-        fig.text(0.5, 0.01, "x near the top and dotted line: saturated (latency not defined)", ha="center", fontsize=8)
-    fig.subplots_adjust(left=0.06, right=0.98, top=0.92, bottom=0.14, wspace=0.18)
+        foot.append("x near the top and dotted line: saturated (latency not defined)")
+    if len(data.plan["seeds"]) > 1:
+        foot.append(f"mean of {len(data.plan['seeds'])} seeds, bars: 95% confidence interval")
+    if foot:
+        fig.text(0.5, 0.01, "; ".join(foot), ha="center", fontsize=8)
     _save(fig, out / "latency_vs_load.png")
     return ["latency_vs_load.png"], None
 
@@ -192,19 +198,20 @@ def plot_throughput(data: Data, out: Path):
         if len(vals) < 2:
             continue
         groups = data.groups(set(axis))
-        if len(groups) > MAX_LINES:
-            notes.append(f"throughput vs {key}: skipped, {len(groups)} configurations (more than {MAX_LINES} lines)")
-            continue
         numeric = data.numeric(key)
         fig, ax = plt.subplots(figsize=SIZE_ONE)
+        fig.subplots_adjust(left=0.1, right=0.97, top=0.92, bottom=0.14 if len(axis) > 1 else 0.11)
         pos = {format_value(v): (_num(v) if numeric else i) for i, v in enumerate(vals)}
+        sty = plotstyle.styles(len(groups))
         for gi, (gk, rs) in enumerate(groups.items()):
             by: OrderedDict = OrderedDict()
             for r in rs:
                 by.setdefault(format_value(r["params"][key]), []).append(r)
             xs = sorted(by, key=lambda t: pos[t])
-            ys = [_mean([_num(data.get(r, "/throughput/accepted")) for r in by[t]]) for t in xs]
-            ax.plot([pos[t] for t in xs], ys, "o-", color=f"C{gi % 10}", label=label(gk), markersize=4)
+            st = [mean_ci([_num(data.get(r, "/throughput/accepted")) for r in by[t]]) for t in xs]
+            keep = [(pos[t], m, h) for t, (m, h, _) in zip(xs, st) if m is not None]
+            plotstyle.curve(ax, [k[0] for k in keep], [k[1] for k in keep], sty[gi], label(gk),
+                            errs=[k[2] for k in keep])
         if key in LOAD_KEYS and numeric:
             lo, hi = min(pos.values()), max(pos.values())
             ax.plot([lo, hi], [lo, hi], "--", color="grey", linewidth=1, label="accepted = offered")
@@ -222,8 +229,7 @@ def plot_throughput(data: Data, out: Path):
         ax.set_ylabel("accepted throughput (flits/port/cycle)")
         ax.set_title(f"throughput vs {key}")
         ax.set_ylim(bottom=0)
-        ax.legend(fontsize=7)
-        fig.subplots_adjust(left=0.1, right=0.97, top=0.92, bottom=0.14 if len(axis) > 1 else 0.11)
+        plotstyle.legend(fig, ax)
         name = f"throughput_vs_{key.replace('.', '_')}.png"
         _save(fig, out / name)
         files.append(name)
@@ -278,10 +284,10 @@ def plot_latency_cdf(data: Data, out: Path):
             curves.append((key, h))
     if not curves:
         return [], "latency CDF: skipped, the histogram files have no 'count' and latency/bin columns"
-    if len(curves) > MAX_LINES:
-        curves = curves[:MAX_LINES]
     plt = _plt()
     fig, ax = plt.subplots(figsize=SIZE_ONE)
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.92, bottom=0.11)
+    sty = plotstyle.styles(len(curves))
     for i, (key, h) in enumerate(curves):
         total = sum(c for _, c in h) or 1.0
         acc, xs, ys = 0.0, [], []
@@ -289,13 +295,15 @@ def plot_latency_cdf(data: Data, out: Path):
             acc += c
             xs.append(lat)
             ys.append(acc / total)
-        ax.step(xs, ys, where="post", color=f"C{i % 10}", label=label(key))
+        color, ls, marker = sty[i]
+        ax.step(xs, ys, where="post", color=color, linestyle=ls, label=plotstyle.short(label(key)))
+        ax.plot(xs[len(xs) // 2:len(xs) // 2 + 1], ys[len(ys) // 2:len(ys) // 2 + 1], marker, color=color,
+                markersize=4)  # one marker per curve: its style is (colour, line style, marker) as elsewhere
     ax.set_xlabel("packet latency (cycles)")
     ax.set_ylabel("fraction of packets")
     ax.set_ylim(0, 1.02)
     ax.set_title("packet latency CDF (first seed of each unsaturated point)")
-    ax.legend(fontsize=7, loc="lower right")
-    fig.subplots_adjust(left=0.1, right=0.97, top=0.92, bottom=0.11)
+    plotstyle.legend(fig, ax)
     _save(fig, out / "latency_cdf.png")
     notes = []
     if saturated:
@@ -365,27 +373,18 @@ def plot_port_heatmap(data: Data, out: Path):
     return ["port_heatmap.png"], note
 
 
-def _hook(title: str, pointer: str, issue: str):
-    def plot(data: Data, out: Path):
-        have = any(data.get(r, pointer) is not None for r in data.ok)
-        if not have:
-            return [], (f"{title}: not drawn, no run has {pointer} in summary.json "
-                        f"(comes with {issue}; add the plot in report.py PLOTS)")
-        return [], (f"{title}: runs have {pointer}, but this plot is not implemented yet "
-                    f"(hook in report.py PLOTS, {issue})")
-    plot.__name__ = f"hook_{pointer.strip('/')}"
-    return plot
-
-
-# name, function: the order of the report
+# name, function, the commands it applies to: the order of the report
 PLOTS = [
-    ("Latency vs offered load", plot_latency_vs_load),
-    ("Throughput vs swept parameters", plot_throughput),
-    ("Latency CDF", plot_latency_cdf),
-    ("Per-port utilisation", plot_port_heatmap),
-    ("Collective bus bandwidth vs message size", _hook("collective bus bandwidth", "/collective", "the collectives issue")),
-    ("MoE step time vs skew", _hook("MoE step time", "/moe", "the MoE issue")),
+    ("Latency vs offered load", plot_latency_vs_load, ("run",)),
+    ("Throughput vs swept parameters", plot_throughput, ("run",)),
+    ("Latency CDF", plot_latency_cdf, ("run",)),
+    ("Per-port utilisation", plot_port_heatmap, ("run",)),
 ]
+
+
+def _plots():
+    from .report_cmds import PLOTS as CMD_PLOTS
+    return PLOTS + CMD_PLOTS
 
 
 # ---------------------------------------------------------------------------- report
@@ -418,7 +417,9 @@ def make_report(d: Path, out: Path | None = None) -> Path:
     title = plan.get("report", {}).get("title") or f"Sweep {plan['name']}"
     md.append(f"# {title}\n")
     hp.append(f"<h1>{html.escape(title)}</h1>")
+    args = plan.get("args") or {}
     facts = [("description", plan.get("description") or ""),
+             ("command", f"upswitch {data.command}" + "".join(f" --{k} {format_value(v)}" for k, v in args.items())),
              ("simulator", plan["simulator"]["version"]),
              ("base", plan["base"]["preset"] or plan["base"]["config"] or "simulator defaults"),
              ("fixed", ", ".join(f"{k}={format_value(v)}" for k, v in plan.get("set", {}).items()) or "none"),
@@ -429,7 +430,10 @@ def make_report(d: Path, out: Path | None = None) -> Path:
     md += [tm, ""]
     hp.append(th)
     notes = []
-    for title_, fn in PLOTS:
+    plots = [(t, fn) for t, fn, cmds in _plots() if data.command in cmds]
+    if not plots:
+        notes.append(f"no plots for `upswitch {data.command}` sweeps: the results are in results.csv")
+    for title_, fn in plots:
         if not data.ok:
             notes.append(f"{title_}: skipped, no successful run")
             continue
@@ -461,7 +465,11 @@ def make_report(d: Path, out: Path | None = None) -> Path:
     tm, th = _table(["index"] + data.params + ["seed", "status"] + outs,
                     [[r["index"]] + [_fmt(r["params"][k]) for k in data.params] + [r["seed"], r["status"]] +
                      [_fmt(r["outputs"].get(k)) for k in outs] for r in data.rows[:500]])
-    md += ["## Results\n", f"All columns: `{os.path.join(str(d), 'results.csv')}`.\n", tm, ""]
+    files = ["results.csv"] + [f"results_{n}.csv" for n in list(plan_tables(plan))[1:]]
+    if len(plan["seeds"]) > 1:
+        files += [f.replace(".csv", "_agg.csv") for f in files]
+    where = ", ".join(f"`{os.path.join(str(d), f)}`" for f in files)
+    md += ["## Results\n", f"All columns: {where}.\n", tm, ""]
     hp += ["<h2>Results</h2>", th]
     (out / "report.md").write_text("\n".join(md) + "\n")
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>" + html.escape(title) + "</title>"

@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-TOP_KEYS = ("name", "description", "base", "set", "vary", "seeds", "outputs", "run", "slurm", "report")
+from .commands import COMMANDS, MANAGED_FLAGS, RUN_OUTPUTS, Command, Table
+
+TOP_KEYS = ("name", "description", "command", "args", "base", "set", "vary", "seeds", "outputs", "rows", "run",
+            "slurm", "report")
+ROWS_KEYS = ("from", "keys", "values")
+ARGS_PREFIX = "args."  # a varied command-line flag: vary: {args.ranks: [4, 8]}
 BASE_KEYS = ("preset", "config")
 RUN_KEYS = ("timeout_seconds",)
 SLURM_KEYS = ("partition", "account", "qos", "time", "mem", "cpus_per_task", "runs_per_task",
@@ -32,20 +37,8 @@ MAX_RUNS = 100000  # runs of one sweep (points x seeds)
 MAX_OVERRIDES = 1000000  # --set overrides of all runs together (runs x keys); also bounds the values in vary
 MAX_INT_DIGITS = 100  # an integer written in the file
 
-# what is collected when the sweep file has no `outputs:`
-DEFAULT_OUTPUTS = {
-    "offered": "/throughput/offered",
-    "accepted": "/throughput/accepted",
-    "saturated": "/saturated",
-    "packet_mean": "/latency/packet/mean",
-    "packet_p50": "/latency/packet/p50",
-    "packet_p99": "/latency/packet/p99",
-    "packet_p999": "/latency/packet/p999",
-    "packet_max": "/latency/packet/max",
-    "network_mean": "/latency/network/mean",
-    "network_p99": "/latency/network/p99",
-    "cycles": "/sim/cycles",
-}
+# what `run` collects when the sweep file has no `outputs:` (other commands: commands.py)
+DEFAULT_OUTPUTS = RUN_OUTPUTS
 # the columns every merged row has, before the parameters / after the seed
 FIXED_COLUMNS = ("index", "run_id", "seed", "status", "exit_code", "error")
 
@@ -71,6 +64,9 @@ class Spec:
     path: Path
     name: str
     description: str = ""
+    command: str = "run"
+    args: dict = field(default_factory=dict)  # canonical flag name -> value (fixed command-line flags)
+    files: dict = field(default_factory=dict)  # a file argument as written -> (absolute path, SHA-256)
     preset: str | None = None
     config: Path | None = None
     config_sha256: str | None = None
@@ -78,6 +74,7 @@ class Spec:
     axes: list[Axis] = field(default_factory=list)
     seeds: list[int] = field(default_factory=lambda: [1])
     outputs: dict = field(default_factory=lambda: dict(DEFAULT_OUTPUTS))  # column -> JSON pointer
+    rows: dict = field(default_factory=dict)  # table name -> commands.Table
     timeout_seconds: float | None = None
     slurm: dict = field(default_factory=dict)
     report: dict = field(default_factory=dict)
@@ -130,6 +127,8 @@ def _check_value(where: str, v):
 
 
 def _check_param_key(where: str, k):
+    if isinstance(k, str) and k.startswith(ARGS_PREFIX):
+        raise SpecError(where, f"{k} is a command-line flag: give it under args: (or vary it)")
     if not isinstance(k, str) or not PARAM_RE.fullmatch(k):
         raise SpecError(where, f"parameter name {short_repr(k)} is not a dotted configuration key like 'switch.vcs'")
     if k == "sim.seed":
@@ -224,7 +223,45 @@ def _values(where: str, v, budget: _Budget) -> list:
     return list(v)
 
 
-def _axes_from_mapping(where: str, m: dict, budget: _Budget) -> list[Axis]:
+def _flag(where: str, key, cmd: Command) -> str:
+    """The canonical name of the flag an args: key names, or a one-line error."""
+    if not isinstance(key, str) or not key:
+        raise SpecError(where, f"must be a flag name of `upswitch {cmd.name}`, got {short_repr(key)}")
+    if key == cmd.positional:
+        return key
+    f = cmd.flag(key)
+    if f is not None:
+        return f.name
+    k = key.replace("_", "-")
+    if k in MANAGED_FLAGS:
+        raise SpecError(where, f"--{k} is set by the sweep tool ({MANAGED_FLAGS[k]})")
+    known = [f.name + (f" (-{f.short})" if f.short else "") for f in cmd.flags]
+    if cmd.positional:
+        known.insert(0, cmd.positional)
+    raise SpecError(where, f"unknown flag {short_repr(key)} for `upswitch {cmd.name}` "
+                           f"(allowed: {', '.join(known) or 'none'})")
+
+
+def _check_arg_value(where: str, name: str, v, cmd: Command):
+    f = cmd.flag(name)
+    if f is not None and not f.value:
+        if not isinstance(v, bool):
+            raise SpecError(where, f"--{name} is a bare flag: true or false, got {short_repr(v)}")
+        return
+    _check_value(where, v)
+    if name == cmd.positional and not isinstance(v, str):
+        raise SpecError(where, f"must be a file path, got {_type(v)}")
+
+
+def _vary_key(where: str, k, cmd: Command) -> str:
+    """A varied key: a dotted configuration key, or args.FLAG (returned with the flag's long name)."""
+    if isinstance(k, str) and k.startswith(ARGS_PREFIX):
+        return ARGS_PREFIX + _flag(where, k[len(ARGS_PREFIX):], cmd)
+    _check_param_key(where, k)
+    return k
+
+
+def _axes_from_mapping(where: str, m: dict, budget: _Budget, cmd: Command) -> list[Axis]:
     axes = []
     for k, v in m.items():
         if k == "zip":
@@ -232,8 +269,11 @@ def _axes_from_mapping(where: str, m: dict, budget: _Budget) -> list[Axis]:
                 raise SpecError(f"{where}.zip", f"must be a mapping of key: [values] to advance together, got {_type(v)}")
             cols = {}
             for zk, zv in v.items():
-                _check_param_key(f"{where}.zip.{_key(zk)}", zk)
-                cols[zk] = _values(f"{where}.zip.{zk}", zv, budget)
+                name = _vary_key(f"{where}.zip.{_key(zk)}", zk, cmd)
+                if name in cols:
+                    raise SpecError(f"{where}.zip.{zk}", f"names the same flag as another key ({name})")
+                cols[name] = _values(f"{where}.zip.{zk}", zv, budget)
+                _check_varied_arg(f"{where}.zip.{zk}", name, cols[name], cmd)
             lens = {len(x) for x in cols.values()}
             if len(lens) != 1:
                 detail = ", ".join(f"{zk}: {len(zv)}" for zk, zv in cols.items())
@@ -241,9 +281,17 @@ def _axes_from_mapping(where: str, m: dict, budget: _Budget) -> list[Axis]:
             keys = list(cols)
             axes.append(Axis(keys, [tuple(cols[zk][i] for zk in keys) for i in range(lens.pop())], f"{where}.zip"))
         else:
-            _check_param_key(f"{where}.{_key(k)}", k)
-            axes.append(Axis([k], [(x,) for x in _values(f"{where}.{k}", v, budget)], f"{where}.{k}"))
+            name = _vary_key(f"{where}.{_key(k)}", k, cmd)
+            vals = _values(f"{where}.{k}", v, budget)
+            _check_varied_arg(f"{where}.{k}", name, vals, cmd)
+            axes.append(Axis([name], [(x,) for x in vals], f"{where}.{k}"))
     return axes
+
+
+def _check_varied_arg(where: str, name: str, vals: list, cmd: Command):
+    if name.startswith(ARGS_PREFIX):
+        for i, x in enumerate(vals):
+            _check_arg_value(f"{where}[{i}]", name[len(ARGS_PREFIX):], x, cmd)
 
 
 def _seeds(v) -> list[int]:
@@ -279,6 +327,59 @@ def _outputs(v) -> dict:
         if not isinstance(p, str) or not p.startswith("/") or not p.isprintable():
             raise SpecError(f"outputs.{name}", f"must be a JSON pointer starting with '/' (no control characters), got {short_repr(p)}")
     return dict(v)
+
+
+def _rows(v) -> dict:
+    """rows: {NAME: {from: /pointer/to/a/list, keys: [field, ...], values: [field, ...]}}"""
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise SpecError("rows", f"must be a mapping of table name: {{from, keys, values}}, got {_type(v)}")
+    out = {}
+    for name, t in v.items():
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name) or len(name) > 60:
+            raise SpecError(f"rows.{_key(name)}", "table name must be letters, digits, '_', '.', '+' or '-'")
+        t = _mapping(f"rows.{name}", t, ROWS_KEYS)
+        src = t.get("from")
+        if not isinstance(src, str) or not src.startswith("/") or not src.isprintable():
+            raise SpecError(f"rows.{name}.from", f"must be a JSON pointer to a list, like /rows, got {short_repr(src)}")
+        cols = {}
+        for part in ("keys", "values"):
+            c = t.get(part, [])
+            if not isinstance(c, list) or (part == "values" and not c):
+                raise SpecError(f"rows.{name}.{part}", f"must be a {'non-empty ' if part == 'values' else ''}"
+                                                       f"list of field names, got {_type(c)}")
+            for i, x in enumerate(c):
+                if not isinstance(x, str) or not NAME_RE.fullmatch(x):
+                    raise SpecError(f"rows.{name}.{part}[{i}]", f"must be a field name (letters, digits, '_', '.', "
+                                                                f"'+' or '-'), got {short_repr(x)}")
+            cols[part] = tuple(c)
+        out[name] = Table(src, cols["keys"], cols["values"])
+    return out
+
+
+def _resolve_files(spec: Spec, positional: str, path: Path):
+    """The command's file argument (replay's trace), fixed in args or varied as args.NAME:
+    each value is a path relative to the sweep file; its content (SHA-256) enters the run id."""
+    key = ARGS_PREFIX + positional
+    if positional in spec.args:
+        where, values = f"args.{positional}", [spec.args[positional]]
+    else:
+        axis = next((a for a in spec.axes if key in a.keys), None)
+        if axis is None:
+            raise SpecError(f"args.{positional}", f"missing (`upswitch {spec.command}` needs a {positional} file)")
+        i = axis.keys.index(key)
+        where, values = axis.where, [p[i] for p in axis.values]
+    for v in values:
+        if v in spec.files:
+            continue
+        try:
+            fp = (path.parent / v).resolve()
+            if not fp.is_file():
+                raise SpecError(where, f"{fp} is not a regular file")
+            spec.files[v] = (str(fp), hashlib.sha256(fp.read_bytes()).hexdigest())
+        except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop
+            raise SpecError(where, f"cannot read {fp}: {getattr(e, 'strerror', None) or e}")
 
 
 def _mapping(where: str, v, allowed) -> dict:
@@ -375,6 +476,24 @@ def parse(doc, path: Path) -> Spec:
         raise SpecError("description", f"must be a string, got {_type(desc)}")
     spec = Spec(path=path.resolve(), name=name, description=desc)
 
+    command = doc.get("command", "run")
+    if not isinstance(command, str) or command not in COMMANDS:
+        raise SpecError("command", f"unknown command {short_repr(command)} (allowed: {', '.join(COMMANDS)})")
+    cmd = COMMANDS[command]
+    spec.command = command
+    spec.outputs = dict(cmd.outputs)
+    spec.rows = dict(cmd.rows)
+    args = doc.get("args")
+    args = {} if args is None else args
+    if not isinstance(args, dict):
+        raise SpecError("args", f"must be a mapping of flag: value for `upswitch {command}`, got {_type(args)}")
+    for k, v in args.items():
+        flag = _flag(f"args.{_key(k)}", k, cmd)
+        if flag in spec.args:
+            raise SpecError(f"args.{k}", f"names --{flag} again")
+        _check_arg_value(f"args.{k}", flag, v, cmd)
+        spec.args[flag] = v
+
     base = _mapping("base", doc.get("base"), BASE_KEYS)
     if "preset" in base:
         if not isinstance(base["preset"], str) or not base["preset"] or not base["preset"].isprintable():
@@ -409,14 +528,14 @@ def parse(doc, path: Path) -> Spec:
     if isinstance(vary, dict):
         if not vary:
             raise SpecError("vary", "is empty")
-        spec.axes = _axes_from_mapping("vary", vary, budget)
+        spec.axes = _axes_from_mapping("vary", vary, budget, cmd)
     elif isinstance(vary, list):
         if not vary:
             raise SpecError("vary", "is empty")
         for i, item in enumerate(vary):
             if not isinstance(item, dict) or not item:
                 raise SpecError(f"vary[{i}]", f"must be a mapping like {{traffic.rate: [0.1, 0.2]}} or {{zip: {{...}}}}, got {_type(item)}")
-            spec.axes += _axes_from_mapping(f"vary[{i}]", item, budget)
+            spec.axes += _axes_from_mapping(f"vary[{i}]", item, budget, cmd)
     else:
         raise SpecError("vary", f"must be a mapping or a list of mappings, got {_type(vary)}")
     seen = {}
@@ -426,7 +545,11 @@ def parse(doc, path: Path) -> Spec:
                 raise SpecError(a.where, f"key {k} is varied twice (also in {seen[k]})")
             if k in spec.set:
                 raise SpecError(a.where, f"key {k} is both varied and fixed in set.{k}")
+            if k.startswith(ARGS_PREFIX) and k[len(ARGS_PREFIX):] in spec.args:
+                raise SpecError(a.where, f"flag {k[len(ARGS_PREFIX):]} is both varied and fixed in args")
             seen[k] = a.where
+    if cmd.positional:
+        _resolve_files(spec, cmd.positional, path)
 
     if "seeds" in doc:
         spec.seeds = _seeds(doc["seeds"])
@@ -442,10 +565,20 @@ def parse(doc, path: Path) -> Spec:
                                 f"more than {MAX_OVERRIDES}; split it into several sweeps")
     if "outputs" in doc:
         spec.outputs = _outputs(doc["outputs"])
+    if "rows" in doc:
+        spec.rows = _rows(doc["rows"])
     taken = set(FIXED_COLUMNS) | set(spec.param_keys)
     for name in spec.outputs:
         if name in taken:
             raise SpecError(f"outputs.{name}", "column name clashes with a parameter or a fixed column")
+    for tname, t in spec.rows.items():
+        seen_cols = set(taken) | set(spec.outputs)
+        for part in ("keys", "values"):
+            for c in getattr(t, part):
+                if c in seen_cols:
+                    raise SpecError(f"rows.{tname}.{part}", f"column {c} clashes with a parameter, an output, "
+                                                           "a fixed column or another column of the table")
+                seen_cols.add(c)
 
     run = _mapping("run", doc.get("run"), RUN_KEYS)
     if "timeout_seconds" in run:

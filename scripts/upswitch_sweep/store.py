@@ -23,6 +23,8 @@ import time
 import uuid
 from pathlib import Path
 
+from .commands import summary_file
+
 
 def atomic_write(path: Path, text: str):
     path = Path(path)
@@ -115,16 +117,22 @@ class Store:
         return doc if isinstance(doc, dict) and doc.get("status") in ("ok", "failed") else None
 
     def checked_result(self, run_id: str) -> dict | None:
-        """result(), but a run recorded ok whose summary.json is missing or corrupt is reported as
-        failed (its outputs cannot be trusted): merges mark it, and --retry-failed runs it again."""
+        """result(), but a run recorded ok whose summary (summary.json, or coll.json, ... for the
+        other commands) is missing or corrupt is reported as failed (its outputs cannot be
+        trusted): merges mark it, and --retry-failed runs it again."""
         doc = self.result(run_id)
-        if doc is not None and doc["status"] == "ok" and self.summary(run_id) is None:
-            doc = dict(doc, status="failed", error="summary.json missing or corrupt (not a JSON object)")
+        if doc is not None and doc["status"] == "ok" and self.summary(run_id, doc) is None:
+            name = summary_file(doc.get("argv"))
+            doc = dict(doc, status="failed", error=f"{name} missing or corrupt (not a JSON object)")
         return doc
 
-    def summary(self, run_id: str) -> dict | None:
+    def summary(self, run_id: str, result: dict | None = None) -> dict | None:
+        """The run's summary: the JSON file its command writes (named by the argv in result.json)."""
+        if result is None:
+            result = self.result(run_id)
+        name = summary_file(result.get("argv") if isinstance(result, dict) else None)
         try:
-            doc = json.loads((self.run_dir(run_id) / "summary.json").read_text())
+            doc = json.loads((self.run_dir(run_id) / name).read_text())
         except (OSError, ValueError):
             return None
         return doc if isinstance(doc, dict) else None
