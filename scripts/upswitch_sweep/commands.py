@@ -31,6 +31,10 @@ class Flag:
     name: str  # the long name, without dashes: the canonical key under args:
     short: str | None = None  # one-letter alias (-b), also accepted under args:
     value: bool = True  # False: a bare flag, given as `name: true`
+    # An input path, relative to the sweep file, whose content enters the run id: "file" (one
+    # file) or "chakra" (a Chakra prefix: PREFIX.<rank>.et from 0 and PREFIX.groups.json if any).
+    path: str | None = None
+    refused: str | None = None  # why a sweep may not give it (it writes files of its own)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class Command:
     flags: tuple = ()  # Flag, in --help order
     seed: str = "flag"  # "flag": --seed N; "set": --set sim.seed=N (the command has no --seed)
     positional: str | None = None  # a required positional argument, a file path (replay's trace)
+    alternative: str | None = None  # a flag given instead of the positional (replay's --chakra)
     outputs: dict = field(default_factory=dict)  # default per-run outputs: column -> JSON pointer
     rows: dict = field(default_factory=dict)  # default tables: name -> Table
 
@@ -96,13 +101,17 @@ COMMANDS = {c.name: c for c in (
         rows={"p2p": Table("/rows", ("op", "bytes"),
                            ("latency_ns", "latency_cycles", "pair_gbytes_per_s", "efficiency",
                             "uniform_random_gbytes_per_s", "uniform_random_efficiency"))}),
-    Command("workload", "workload.json", (Flag("placement"),),
+    Command("workload", "workload.json", (
+        Flag("placement"),
+        Flag("chakra", refused="it writes Chakra traces; run `upswitch workload --chakra PREFIX` once, outside a sweep")),
             outputs={"cycles": "/cycles"},
             rows={"steps": Table("/steps", ("workload", "group", "step"),
                                  ("time_us", "compute_us", "comm_us", "exposed_us", "dropped")),
                   "phases": Table("/phases", ("workload", "step", "layer", "pass", "phase", "group"),
                                   ("time_us", "bytes", "a2a_gbps", "busiest_link_utilisation"))}),
-    Command("replay", "replay.json", (Flag("placement"),), positional="trace",
+    Command("replay", "replay.json", (
+        Flag("chakra", path="chakra"), Flag("chakra-groups", path="file"), Flag("placement")),
+            positional="trace", alternative="chakra",
             outputs={"cycles": "/cycles"},
             rows={"ops": Table("/rows", ("line", "id", "op", "bytes"), ("start_us", "end_us", "time_us"))}),
     Command("table", "table.json", _COLL_FLAGS + (

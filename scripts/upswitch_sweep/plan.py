@@ -104,6 +104,11 @@ def command_args(spec: Spec, params: dict) -> tuple[list, list, list]:
             positional.append(path)
             continue
         f = cmd.flag(name)
+        if f.path:  # an input: its absolute path in argv, its content in the id
+            path, sha = spec.files[v]
+            ident.append([name, f"sha256:{sha}"])
+            flags += [f"--{name}", path]
+            continue
         if not f.value:
             ident.append([name, format_value(v)])
             if v:

@@ -230,6 +230,8 @@ def _flag(where: str, key, cmd: Command) -> str:
     if key == cmd.positional:
         return key
     f = cmd.flag(key)
+    if f is not None and f.refused:
+        raise SpecError(where, f"--{f.name} cannot be swept: {f.refused}")
     if f is not None:
         return f.name
     k = key.replace("_", "-")
@@ -249,7 +251,7 @@ def _check_arg_value(where: str, name: str, v, cmd: Command):
             raise SpecError(where, f"--{name} is a bare flag: true or false, got {short_repr(v)}")
         return
     _check_value(where, v)
-    if name == cmd.positional and not isinstance(v, str):
+    if (name == cmd.positional or (f is not None and f.path)) and not isinstance(v, str):
         raise SpecError(where, f"must be a file path, got {_type(v)}")
 
 
@@ -358,28 +360,66 @@ def _rows(v) -> dict:
     return out
 
 
-def _resolve_files(spec: Spec, positional: str, path: Path):
-    """The command's file argument (replay's trace), fixed in args or varied as args.NAME:
-    each value is a path relative to the sweep file; its content (SHA-256) enters the run id."""
-    key = ARGS_PREFIX + positional
-    if positional in spec.args:
-        where, values = f"args.{positional}", [spec.args[positional]]
-    else:
-        axis = next((a for a in spec.axes if key in a.keys), None)
-        if axis is None:
-            raise SpecError(f"args.{positional}", f"missing (`upswitch {spec.command}` needs a {positional} file)")
-        i = axis.keys.index(key)
-        where, values = axis.where, [p[i] for p in axis.values]
-    for v in values:
-        if v in spec.files:
-            continue
-        try:
-            fp = (path.parent / v).resolve()
+def _arg_values(spec: Spec, name: str):
+    """(where, values) of args.NAME, fixed in args or varied; None when the sweep does not give it."""
+    if name in spec.args:
+        return f"args.{name}", [spec.args[name]]
+    key = ARGS_PREFIX + name
+    axis = next((a for a in spec.axes if key in a.keys), None)
+    if axis is None:
+        return None
+    i = axis.keys.index(key)
+    return axis.where, [p[i] for p in axis.values]
+
+
+def _digest(where: str, fp: Path, kind: str) -> str:
+    """SHA-256 of an input: one file, or a Chakra prefix's rank files and groups file."""
+    try:
+        if kind != "chakra":
             if not fp.is_file():
                 raise SpecError(where, f"{fp} is not a regular file")
-            spec.files[v] = (str(fp), hashlib.sha256(fp.read_bytes()).hexdigest())
-        except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop
-            raise SpecError(where, f"cannot read {fp}: {getattr(e, 'strerror', None) or e}")
+            return hashlib.sha256(fp.read_bytes()).hexdigest()
+        h = hashlib.sha256()
+        count = 0
+        while (part := Path(f"{fp}.{count}.et")).is_file():  # as upswitch reads them: up to the first gap
+            h.update(f"{part.name}\0".encode() + hashlib.sha256(part.read_bytes()).digest())
+            count += 1
+        if count == 0:
+            raise SpecError(where, f"{fp}.0.et is not a regular file (a Chakra prefix names PREFIX.0.et, PREFIX.1.et, ...)")
+        groups = Path(f"{fp}.groups.json")
+        if groups.is_file():
+            h.update(b"groups\0" + hashlib.sha256(groups.read_bytes()).digest())
+        return h.hexdigest()
+    except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop
+        raise SpecError(where, f"cannot read {fp}: {getattr(e, 'strerror', None) or e}")
+
+
+def _resolve_files(spec: Spec, cmd: Command, path: Path):
+    """The command's input paths (replay's trace, --chakra prefix, --chakra-groups), fixed in args
+    or varied as args.NAME: each value is a path relative to the sweep file; its content (SHA-256)
+    enters the run id."""
+    inputs = [(f.name, f.path) for f in cmd.flags if f.path]
+    given = {name: _arg_values(spec, name) for name, _ in inputs}
+    if cmd.positional:
+        found = _arg_values(spec, cmd.positional)
+        alt = given.get(cmd.alternative) if cmd.alternative else None
+        if found is None and alt is None:
+            other = f" or args.{cmd.alternative}" if cmd.alternative else ""
+            raise SpecError(f"args.{cmd.positional}",
+                            f"missing (`upswitch {spec.command}` needs a {cmd.positional} file{other})")
+        if found is not None and alt is not None:
+            raise SpecError(f"args.{cmd.alternative}", f"give args.{cmd.positional} or args.{cmd.alternative}, not both")
+        inputs.append((cmd.positional, "file"))
+        given[cmd.positional] = found
+    for name, kind in inputs:
+        if given.get(name) is None:
+            continue
+        where, values = given[name]
+        for v in values:
+            if v in spec.files:
+                continue
+            fp = (path.parent / v).resolve()
+            spec.files[v] = (str(fp), _digest(where, fp, kind))
 
 
 def _mapping(where: str, v, allowed) -> dict:
@@ -548,8 +588,7 @@ def parse(doc, path: Path) -> Spec:
             if k.startswith(ARGS_PREFIX) and k[len(ARGS_PREFIX):] in spec.args:
                 raise SpecError(a.where, f"flag {k[len(ARGS_PREFIX):]} is both varied and fixed in args")
             seen[k] = a.where
-    if cmd.positional:
-        _resolve_files(spec, cmd.positional, path)
+    _resolve_files(spec, cmd, path)
 
     if "seeds" in doc:
         spec.seeds = _seeds(doc["seeds"])

@@ -147,6 +147,54 @@ def test_replay_trace_is_relative_to_the_sweep_file_and_hashed(tmp_path):
     assert varied[0].argv[1] == str(trace)
 
 
+def test_replay_chakra_prefix_is_relative_to_the_sweep_file_and_hashed(tmp_path):
+    (tmp_path / "c").mkdir()
+    for r in range(2):
+        (tmp_path / "c" / f"w.{r}.et").write_bytes(bytes([r, 1, 2]))
+    text = "command: replay\nargs: {chakra: c/w}\nvary: {switch.vcs: [2]}\n"
+    r1 = planmod.expand(parse(text, tmp_path), VERSION)
+    argv = r1[0].argv
+    assert argv[0] == "replay" and argv[argv.index("--chakra") + 1] == str(tmp_path / "c" / "w")
+    (tmp_path / "c" / "w.1.et").write_bytes(b"changed")
+    r2 = planmod.expand(parse(text, tmp_path), VERSION)
+    assert r2[0].run_id != r1[0].run_id  # a rank file's content is in the id
+    (tmp_path / "c" / "w.groups.json").write_text("{}")
+    assert planmod.expand(parse(text, tmp_path), VERSION)[0].run_id != r2[0].run_id  # and the groups file's
+    (tmp_path / "c" / "w.2.et").write_bytes(b"")
+    assert planmod.expand(parse(text, tmp_path), VERSION)[0].run_id != r2[0].run_id  # and how many ranks
+
+
+@pytest.mark.parametrize("text, key, needle", [
+    ("command: replay\nvary: {a.b: [1]}", "args.trace", "needs a trace file or args.chakra"),
+    ("command: replay\nargs: {chakra: nowhere/w}\nvary: {a.b: [1]}", "args.chakra", "w.0.et is not a regular file"),
+    ("command: workload\nargs: {chakra: w}\nvary: {a.b: [1]}", "args.chakra", "cannot be swept: it writes Chakra traces"),
+    ("command: replay\nargs: {chakra: 3}\nvary: {a.b: [1]}", "args.chakra", "must be a file path"),
+])
+def test_chakra_arguments_in_sweeps_are_checked(tmp_path, text, key, needle):
+    with pytest.raises(specmod.SpecError) as e:
+        parse(text, tmp_path)
+    assert e.value.key == key and needle in str(e.value), str(e.value)
+    assert len(str(e.value).splitlines()) == 1
+
+
+def test_replay_sweep_over_chakra_traces_runs(tmp_path, upswitch):
+    """A workload written as Chakra traces, replayed over a swept link latency."""
+    (tmp_path / "c").mkdir()
+    subprocess.run([str(upswitch), "workload", "--preset", "tiny", "--set", "workload.kind=tp", "--set",
+                    "tp.group_size=4", "--set", "tp.layers=1", "--quiet", "--chakra", str(tmp_path / "c" / "tp")],
+                   check=True)
+    sweep = write_sweep(tmp_path / "chakra.yaml", "command: replay\nargs: {chakra: c/tp}\nbase: {preset: tiny}\n"
+                                                  "vary: {link.latency_cycles: [64, 512]}\n")
+    out = tmp_path / "out"
+    r = run_sweep("run", sweep, "--out", out, "--upswitch", upswitch, check=0)
+    rows = read_csv(out / "results.csv")
+    assert {x["status"] for x in rows} == {"ok"}, r.stderr
+    end = {}
+    for x in rows:
+        end[x["link.latency_cycles"]] = max(end.get(x["link.latency_cycles"], 0.0), float(x["end_us"]))
+    assert end["512"] > end["64"], end  # the longer links show in the replayed schedule
+
+
 @pytest.mark.parametrize("text, key, needle", [
     ("command: collective\nvary: {a.b: [1]}", "command", "unknown command 'collective' (allowed: run, coll"),
     ("command: 3\nvary: {a.b: [1]}", "command", "unknown command 3"),
@@ -159,7 +207,7 @@ def test_replay_trace_is_relative_to_the_sweep_file_and_hashed(tmp_path):
     ("command: workload\nvary: {args.ranks: [4, 8]}", "vary.args.ranks", "unknown flag 'ranks' for `upswitch workload`"),
     ("command: coll\nargs: {ranks: 4}\nvary: {args.ranks: [4, 8]}", "vary.args.ranks", "both varied and fixed"),
     ("command: coll\nset: {args.ranks: 4}\nvary: {a.b: [1]}", "set.args.ranks", "give it under args:"),
-    ("command: replay\nvary: {a.b: [1]}", "args.trace", "missing (`upswitch replay` needs a trace file)"),
+    ("command: replay\nvary: {a.b: [1]}", "args.trace", "missing (`upswitch replay` needs a trace file or args.chakra)"),
     ("command: replay\nargs: {trace: nope.jsonl}\nvary: {a.b: [1]}", "args.trace", "is not a regular file"),
     ("command: coll\nvary: {a.b: [1]}\nrows: {t: {from: rows, values: [x]}}", "rows.t.from", "JSON pointer"),
     ("command: coll\nvary: {a.b: [1]}\nrows: {t: {from: /rows, values: []}}", "rows.t.values", "non-empty list"),
