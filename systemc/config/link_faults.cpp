@@ -14,55 +14,72 @@ namespace {
 [[noreturn]] void fail(const std::string& msg) { throw ConfigError(msg); }
 
 struct Where {
-  int port = 0;  // the accelerator link: its endpoint port in Topology order (one switch: the port)
-  int dirs = 3;  // bit 0: up (accelerator -> switch), bit 1: down
+  int slot = 0;  // config/link_faults.h: an accelerator port's link, or a link between switches
+  int dirs = 3;  // bit 0: dir 0 (up, or a -> b), bit 1: dir 1 (down, or b -> a)
 };
 
-// How the link keys name accelerator links: on one switch by port ("PORT"), on any topology by
-// link id, "epE.pK" (accelerator E's port K) or "swS.pQ" (a switch port whose link leads to an
-// accelerator). Links between switches carry no DL layer or faults in this version.
+// How the link keys name links: on one switch by port ("PORT"); on any topology by link id,
+// "epE.pK" (accelerator E's port K) or "swS.pQ" (a switch port: the switch end of an accelerator
+// link, or one end of a link between switches), or by class: "accelerators" (every accelerator
+// link) or "switches" (every link between switches).
 class LinkNames {
  public:
   explicit LinkNames(const Config& c) : c_(c), t_(c.network()) {}
   int count() const { return c_.single_switch() ? c_.sw.ports : t_.endpoint_ports(); }
+  int slots() const { return count() + (c_.single_switch() ? 0 : static_cast<int>(t_.links.size())); }
   std::string allowed() const {
     if (c_.single_switch()) return "PORT 0 .. " + std::to_string(count() - 1) + " (or its link id, ep3.p0 or sw0.p3)";
-    return "LINK an accelerator link's id: epE.pK (accelerator 0 .. " + std::to_string(t_.num_endpoints() - 1) +
-           ", its port K) or swS.pQ (the switch end)";
+    return "LINK a link id: epE.pK (accelerator 0 .. " + std::to_string(t_.num_endpoints() - 1) +
+           ", its port K) or swS.pQ (switch S's port Q), or a class: accelerators, switches";
   }
-  // The link's index, or -1 with `why` set.
-  int parse(const std::string& text, std::string& why) const {
+  // The links a name covers (slot, and for a link between switches the direction leaving the named
+  // end: 1 = a -> b, 2 = b -> a; 0 for accelerator links), or {} with `why` set.
+  std::vector<std::pair<int, int>> parse(const std::string& text, std::string& why) const {
+    if (text == "accelerators" || text == "switches") {
+      std::vector<std::pair<int, int>> all;
+      if (text == "accelerators") {
+        for (int p = 0; p < count(); ++p) all.emplace_back(p, 0);
+      } else if (!c_.single_switch()) {
+        for (size_t l = 0; l < t_.links.size(); ++l)
+          if (t_.links[l].a.is_switch && t_.links[l].b.is_switch) all.emplace_back(switch_link_slot(c_, static_cast<int>(l)), 0);
+      }
+      if (all.empty()) why = "this topology has no links between switches";
+      return all;
+    }
     if (!text.empty() && text.size() <= 6 && std::all_of(text.begin(), text.end(), ::isdigit)) {
       const int port = std::stoi(text);
-      if (c_.single_switch() && port < count()) return port;
+      if (c_.single_switch() && port < count()) return {{port, 0}};
       why = c_.single_switch() ? "port " + text + " is not on the switch"
                                : "a plain port number names a link only with topology.kind = single";
-      return -1;
+      return {};
     }
     network::PortRef r;
     if (!network::PortRef::parse(text, r)) {
       why = "'" + text + "' is not a link id";
-      return -1;
+      return {};
     }
     if (r.is_switch) {
       if (r.id >= t_.num_switches() || r.port >= t_.switches[static_cast<size_t>(r.id)].ports) {
         why = text + " is not a port of the topology";
-        return -1;
+        return {};
       }
       const network::PortRef peer = t_.peer(r);
-      if (peer == r || peer.is_switch) {
-        why = peer == r ? text + " is not connected"
-                        : text + " is a link between switches (to " + peer.name() +
-                              "); link faults and the DL layer apply to accelerator links in this version";
-        return -1;
+      if (peer == r) {
+        why = text + " is not connected";
+        return {};
+      }
+      if (peer.is_switch) {
+        for (size_t l = 0; l < t_.links.size(); ++l)
+          if (t_.links[l].a == r || t_.links[l].b == r)
+            return {{switch_link_slot(c_, static_cast<int>(l)), t_.links[l].a == r ? 1 : 2}};
       }
       r = peer;
     }
     if (r.id >= t_.num_endpoints() || r.port >= t_.endpoints[static_cast<size_t>(r.id)].ports) {
       why = text + " is not a port of the topology";
-      return -1;
+      return {};
     }
-    return t_.endpoint_first_port(r.id) + r.port;
+    return {{t_.endpoint_first_port(r.id) + r.port, 0}};
   }
 
  private:
@@ -70,16 +87,40 @@ class LinkNames {
   const network::Topology& t_;
 };
 
-// "LINK", "LINK:up" or "LINK:down" (`need_dir`: the direction is required).
-bool parse_where(const std::string& text, const LinkNames& names, bool need_dir, Where& w, std::string& why) {
+// "LINK", "LINK:up" or "LINK:down" for accelerator links, "LINK:out" or "LINK:in" (leaving or
+// arriving at the named switch port) for links between switches (`need_dir`: a direction is
+// required, and a class is not allowed). One Where per link named.
+bool parse_where(const std::string& text, const LinkNames& names, bool need_dir, std::vector<Where>& out,
+                 std::string& why) {
   const size_t colon = text.find(':');
-  w.port = names.parse(trim(text.substr(0, colon)), why);
-  if (w.port < 0) return false;
-  if (colon == std::string::npos) return !need_dir;
+  const std::string name = trim(text.substr(0, colon));
+  const std::vector<std::pair<int, int>> links = names.parse(name, why);
+  if (links.empty()) return false;
+  const bool is_class = name == "accelerators" || name == "switches";
+  if (colon == std::string::npos) {
+    if (need_dir) why = is_class ? "name one link, with its direction" : "";
+    for (const auto& [slot, leaving] : links) out.push_back(Where{slot, 3});
+    return !need_dir;
+  }
+  if (is_class) {
+    why = "a class takes no direction";
+    return false;
+  }
   const std::string dir = trim(text.substr(colon + 1));
-  if (dir == "up") w.dirs = 1;
-  else if (dir == "down") w.dirs = 2;
-  else return false;
+  const auto [slot, leaving] = links.front();
+  if (leaving == 0) {  // an accelerator link
+    if (dir != "up" && dir != "down") {
+      why = "an accelerator link's direction is up or down";
+      return false;
+    }
+    out.push_back(Where{slot, dir == "up" ? 1 : 2});
+    return true;
+  }
+  if (dir != "out" && dir != "in") {
+    why = name + " is a link between switches: its direction is out (leaving " + name + ") or in";
+    return false;
+  }
+  out.push_back(Where{slot, dir == "out" ? leaving : 3 - leaving});
   return true;
 }
 
@@ -98,16 +139,19 @@ uint64_t ns_to_cycles(const char* key, const std::string& text, double clock_ghz
   return static_cast<uint64_t>(std::llround(ns * clock_ghz));
 }
 
-void for_dirs(std::vector<core::LinkFaults>& f, const Where& w, const std::function<void(core::LinkFaults&)>& fn) {
-  if (w.dirs & 1) fn(f[static_cast<size_t>(2 * w.port)]);
-  if (w.dirs & 2) fn(f[static_cast<size_t>(2 * w.port + 1)]);
+void for_dirs(std::vector<core::LinkFaults>& f, const std::vector<Where>& where,
+              const std::function<void(core::LinkFaults&)>& fn) {
+  for (const Where& w : where) {
+    if (w.dirs & 1) fn(f[static_cast<size_t>(2 * w.slot)]);
+    if (w.dirs & 2) fn(f[static_cast<size_t>(2 * w.slot + 1)]);
+  }
 }
 
 }  // namespace
 
 void resolve_link_faults(Config& c) {
   const LinkNames names(c);
-  const int n = names.count();
+  const int n = names.slots();
   const std::string ports = names.allowed();
   c.link_faults.clear();
   const bool any = !trim(c.link_errors_text).empty() || !trim(c.link_down_text).empty() ||
@@ -131,12 +175,12 @@ void resolve_link_faults(Config& c) {
   c.link_faults.assign(static_cast<size_t>(2 * n), core::LinkFaults{});
 
   if (!trim(c.link_errors_text).empty()) {
-    const std::string allowed = (c.single_switch() ? "PORT" : "LINK") + std::string("[:up|:down]=RATE,... with ") +
-                                ports + " and RATE 0 .. 0.5";
+    const std::string allowed = (c.single_switch() ? "PORT[:up|:down]" : "LINK[:up|:down|:out|:in]") +
+                                std::string("=RATE,... with ") + ports + " and RATE 0 .. 0.5";
     if (!c.dl.enable) fail("faults.link_errors = '" + c.link_errors_text + "': needs link.dl.enable = true");
     for (const std::string& item : split_list(c.link_errors_text)) {
       const size_t eq = item.find('=');
-      Where w;
+      std::vector<Where> w;
       std::string why;
       if (eq == std::string::npos || !parse_where(item.substr(0, eq), names, false, w, why))
         fail("faults.link_errors = '" + c.link_errors_text + "': " + bad_item(item, why) + "; expected " + allowed);
@@ -156,10 +200,11 @@ void resolve_link_faults(Config& c) {
     for (const std::string& item : split_list(c.link_down_text)) {
       const size_t at = item.find('@');
       const size_t dash = at == std::string::npos ? at : item.find('-', at + 1);
-      Where w;
+      std::vector<Where> w;
       std::string why;
       if (at == std::string::npos || dash == std::string::npos ||
-          !parse_where(item.substr(0, at), names, false, w, why) || w.dirs != 3)
+          !parse_where(item.substr(0, at), names, false, w, why) ||
+          std::any_of(w.begin(), w.end(), [](const Where& x) { return x.dirs != 3; }))
         fail("faults.link_down = '" + c.link_down_text + "': " + bad_item(item, why) + "; expected " + allowed);
       const uint64_t b = ns_to_cycles("faults.link_down", item.substr(at + 1, dash - at - 1), c.clock_ghz, allowed);
       const uint64_t e = ns_to_cycles("faults.link_down", item.substr(dash + 1), c.clock_ghz, allowed);
@@ -174,19 +219,22 @@ void resolve_link_faults(Config& c) {
       for (size_t i = 1; i < d.size(); ++i)
         if (d[i].begin < d[i - 1].end)
           fail("faults.link_down = '" + c.link_down_text + "': two intervals of " +
-               (c.single_switch() ? "port " + std::to_string(l / 2) : "one link") + " overlap; expected disjoint intervals");
+               (c.single_switch() ? "port " + std::to_string(l / 2) : std::string("one link")) +
+               " overlap; expected disjoint intervals");
     }
   }
   if (!trim(c.credit_loss_text).empty()) {
-    const std::string allowed = (c.single_switch() ? "PORT" : "LINK") + std::string(":up|down@NS,... with ") + ports;
+    const std::string allowed = (c.single_switch() ? "PORT:up|down" : "LINK:up|down (an accelerator link) or LINK:out|in (a link between switches)") +
+                                std::string("@NS,... with ") + ports;
     for (const std::string& item : split_list(c.credit_loss_text)) {
       const size_t at = item.find('@');
-      Where w;
+      std::vector<Where> w;
       std::string why;
       if (at == std::string::npos || !parse_where(item.substr(0, at), names, true, w, why))
         fail("faults.credit_loss = '" + c.credit_loss_text + "': " + bad_item(item, why) + "; expected " + allowed);
       const uint64_t t = ns_to_cycles("faults.credit_loss", item.substr(at + 1), c.clock_ghz, allowed);
-      // A link's credits travel back on it (core/link.h): `up` = the switch's credits to the accelerator.
+      // A link's credits travel back on it (core/link.h): `up` = the switch's credits to the
+      // accelerator; `out` = the credits the named switch port receives for what it sends.
       for_dirs(c.link_faults, w, [&](core::LinkFaults& f) { f.credit_losses.push_back(t); });
     }
     for (auto& f : c.link_faults) std::sort(f.credit_losses.begin(), f.credit_losses.end());

@@ -16,7 +16,7 @@ core::DownstreamBuffer switch_input_buffer(const core::SwitchParams& sw) {
 }
 
 Network::Network(const Topology& topo, const core::SwitchParams& sw, const core::DownstreamBuffer& endpoint_rx,
-                 double flit_gbytes_per_s, const Decorate& decorate)
+                 double flit_gbytes_per_s, const Decorate& decorate, const DecorateSwitchLink& decorate_switch_link)
     : topo_(topo), sw_(sw), endpoint_rx_(endpoint_rx) {
   if (topo_.num_switches() > 1 && sw.queueing == core::Queueing::kFifo)
     throw std::invalid_argument("Network: fifo queueing has one credit class and cannot feed another switch");
@@ -48,6 +48,10 @@ Network::Network(const Topology& topo, const core::SwitchParams& sw, const core:
     if (!ep_up_[static_cast<size_t>(p)]) throw std::invalid_argument("Network: endpoint port without a link");
     if (decorate) decorate(p, *ep_up_[static_cast<size_t>(p)], *ep_down_[static_cast<size_t>(p)]);
   }
+  if (decorate_switch_link)
+    for (size_t l = 0; l < topo_.links.size(); ++l)
+      if (topo_.links[l].a.is_switch && topo_.links[l].b.is_switch)
+        decorate_switch_link(static_cast<int>(l), *wires_[2 * l], *wires_[2 * l + 1]);
 
   // Switches: their ports and routes from the topology.
   const int dests = topo_.num_endpoints();

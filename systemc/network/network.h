@@ -21,12 +21,15 @@ class Network {
   // Called for both links of every endpoint port before anything connects to them (data-link
   // layers, injected faults).
   using Decorate = std::function<void(int endpoint_port, core::Link& up, core::Link& down)>;
+  // Called for both wires of every link between two switches (topology link `link`: a -> b and
+  // b -> a), before the switches connect to them.
+  using DecorateSwitchLink = std::function<void(int link, core::Link& a_to_b, core::Link& b_to_a)>;
 
   // `sw`: every switch's parameters (ports and routes are set per switch from the topology; a
   // `single` topology keeps sw.routing_table). `endpoint_rx`: the receive buffer of an endpoint
   // port. `flit_gbytes_per_s`: flit bytes x clock, the rate of a one-flit-per-cycle link.
   Network(const Topology& topo, const core::SwitchParams& sw, const core::DownstreamBuffer& endpoint_rx,
-          double flit_gbytes_per_s, const Decorate& decorate = {});
+          double flit_gbytes_per_s, const Decorate& decorate = {}, const DecorateSwitchLink& decorate_switch_link = {});
 
   const Topology& topology() const { return topo_; }
   int switches() const { return static_cast<int>(switches_.size()); }

@@ -26,7 +26,8 @@ Fabric::Fabric(const config::Config& cfg) : cfg_(cfg) {
   sp.path_choice = static_cast<core::PathChoice>(cfg_.topo.multipath);
   network_ = std::make_unique<network::Network>(
       cfg_.network(), sp, cfg_.endpoint_rx, cfg_.flit_bytes * cfg_.clock_ghz,
-      [this](int p, core::Link& up, core::Link& down) { attach_link_layers(cfg_, p, up, down); });
+      [this](int p, core::Link& up, core::Link& down) { attach_link_layers(cfg_, p, up, down); },
+      [this](int l, core::Link& ab, core::Link& ba) { attach_switch_link_layers(cfg_, l, ab, ba); });
   const int n = network_->endpoint_ports();
   if (cfg_.single_switch()) {
     std::vector<int> route(static_cast<size_t>(n));

@@ -3,26 +3,41 @@
 #include <algorithm>
 #include <memory>
 
+#include "config/link_faults.h"
+
 namespace upswitch::top {
 
 namespace {
+
 constexpr uint64_t kDlStream = 0x444c000000ULL;  // "DL": RNG streams of the links' error processes
+
+
+// Fault slot `slot` (config/link_faults.h) on the wires {dir 0, dir 1} of one link, at `rate`
+// TL flits per cycle.
+void attach(const config::Config& cfg, int slot, double rate, core::Link* const (&wires)[2]) {
+  const core::LinkFaults none;
+  for (int dir = 0; dir < 2; ++dir) {
+    const auto k = static_cast<size_t>(2 * slot + dir);
+    const core::LinkFaults& faults = cfg.link_faults.empty() ? none : cfg.link_faults[k];
+    core::Link& l = *wires[dir];
+    if (cfg.dl.enable)
+      l.set_data_link(std::make_unique<core::DataLink>(cfg.dl, faults, cfg.flit_bytes, rate, l.latency(), cfg.measure.seed,
+                                                       kDlStream + static_cast<uint64_t>(k)));
+    if (!faults.credit_losses.empty()) l.set_credit_losses(faults.credit_losses);
+  }
 }
 
+}  // namespace
+
 void attach_link_layers(const config::Config& cfg, int port, core::Link& up, core::Link& down) {
-  const core::LinkFaults none;
-  const auto faults = [&](int dir) -> const core::LinkFaults& {
-    return cfg.link_faults.empty() ? none : cfg.link_faults[static_cast<size_t>(2 * port + dir)];
-  };
-  core::Link* links[2] = {&up, &down};
-  for (int dir = 0; dir < 2; ++dir) {
-    core::Link& l = *links[dir];
-    if (cfg.dl.enable)
-      l.set_data_link(std::make_unique<core::DataLink>(cfg.dl, faults(dir), cfg.flit_bytes, cfg.link_flits_per_cycle(),
-                                                       l.latency(), cfg.measure.seed,
-                                                       kDlStream + static_cast<uint64_t>(2 * port + dir)));
-    if (!faults(dir).credit_losses.empty()) l.set_credit_losses(faults(dir).credit_losses);
-  }
+  core::Link* const wires[2] = {&up, &down};
+  attach(cfg, port, cfg.link_flits_per_cycle(), wires);
+}
+
+void attach_switch_link_layers(const config::Config& cfg, int link, core::Link& a_to_b, core::Link& b_to_a) {
+  core::Link* const wires[2] = {&a_to_b, &b_to_a};
+  const network::LinkSpec& ls = cfg.network().links[static_cast<size_t>(link)];
+  attach(cfg, config::switch_link_slot(cfg, link), ls.flits_per_cycle(cfg.flit_bytes * cfg.clock_ghz), wires);
 }
 
 void add_dl_stats(DlTotals& total, const core::Link& link) {
@@ -45,10 +60,12 @@ void add_dl_stats(DlTotals& total, const core::Link& link) {
 
 void register_dl_stats(stats::Registry& reg, const config::Config& c, const FabricDl& d) {
   if (!c.dl.enable && c.credit_loss_text.empty()) return;
-  for (int k = 0; k < 2; ++k) {
-    const DlTotals& t = k == 0 ? d.up : d.down;
-    const std::string dir = k == 0 ? "dl.up." : "dl.down.";
-    const std::string side = k == 0 ? " (accelerator -> switch, all ports, whole run)" : " (switch -> accelerator, all ports, whole run)";
+  for (int k = 0; k < (d.has_between ? 3 : 2); ++k) {
+    const DlTotals& t = k == 0 ? d.up : k == 1 ? d.down : d.between;
+    const std::string dir = k == 0 ? "dl.up." : k == 1 ? "dl.down." : "dl.between.";
+    const std::string side = k == 0   ? " (accelerator -> switch, all ports, whole run)"
+                             : k == 1 ? " (switch -> accelerator, all ports, whole run)"
+                                      : " (links between switches, both directions, whole run)";
     reg.counter(dir + "credits_lost", &t.credits_lost, "credits", "lost to faults.credit_loss" + side);
     if (!c.dl.enable) continue;
     const core::DlStats& s = t.stats;

@@ -136,6 +136,9 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
       engine.topo, sp, cfg_.endpoint_rx, cfg_.flit_bytes * cfg_.clock_ghz,
       [this](int p, core::Link& up, core::Link& down) {  // accelerator links (the units' come after them)
         if (p < cfg_.network().endpoint_ports()) attach_link_layers(cfg_, p, up, down);
+      },
+      [this](int l, core::Link& ab, core::Link& ba) {  // the engine adds links to endpoints only, after these
+        attach_switch_link_layers(cfg_, l, ab, ba);
       });
   const int ports = network_->endpoint_ports();
   endpoint::AccelPorts layout;

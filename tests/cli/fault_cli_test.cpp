@@ -113,17 +113,27 @@ TEST(FaultCli, BadLinkLayerAndLinkFaultInputIsOneLineExitTwoAndNothingWritten) {
       {dl + "--set faults.link_errors=9=1e-3",
        "bad item '9=1e-3' (port 9 is not on the switch); expected PORT[:up|:down]=RATE"},
       {dl + "--set faults.link_errors=ep3.p1=1e-3", "bad item 'ep3.p1=1e-3' (ep3.p1 is not a port of the topology)"},
-      // On networks links are named by id; links between switches carry no DL layer yet.
+      // On networks links are named by id; a link between switches has directions out and in.
       {dl + "--set topology.kind=two_tier --set topology.leaves=2 --set topology.endpoints_per_leaf=2 "
-            "--set topology.spines=1 --set topology.uplinks_per_leaf=1 --set faults.link_errors=sw2.p0=1e-3",
-       "(sw2.p0 is a link between switches (to sw0.p2); link faults and the DL layer apply to accelerator links"},
+            "--set topology.spines=1 --set topology.uplinks_per_leaf=1 --set faults.link_errors=sw2.p0:up=1e-3",
+       "(sw2.p0 is a link between switches: its direction is out (leaving sw2.p0) or in); expected "
+       "LINK[:up|:down|:out|:in]=RATE"},
+      {dl + "--set topology.kind=two_tier --set topology.leaves=2 --set topology.endpoints_per_leaf=2 "
+            "--set topology.spines=1 --set topology.uplinks_per_leaf=1 --set faults.credit_loss=switches@5",
+       "bad item 'switches@5' (name one link, with its direction)"},
+      {dl + "--set faults.link_errors=switches=1e-3", "(this topology has no links between switches)"},
+      {dl + "--set topology.kind=planes --set topology.endpoints=4 --set topology.planes=2 --set faults.link_errors=ep1.p0:out=0.1",
+       "(an accelerator link's direction is up or down)"},
       {dl + "--set topology.kind=planes --set topology.endpoints=4 --set topology.planes=2 --set faults.link_down=3@1-2",
        "(a plain port number names a link only with topology.kind = single); expected LINK@START_NS-END_NS"},
       {dl + "--set topology.kind=planes --set topology.endpoints=4 --set topology.planes=2 --set faults.link_down=ep3.p2@1-2",
        "(ep3.p2 is not a port of the topology)"},
       {"run --preset nvl72-rack --set traffic.kind=transactions --set endpoint.completion_timeout_ns=1000 "
        "--set faults.port_down=3@5",
-       "faults.port_down with topology.kind = planes: applies to topology.kind = single only"},
+       "faults.port_down = '3@5': '3' is not a link id; expected LINK@START_NS[-END_NS]"},
+      {"run --preset nvl72-rack --set traffic.kind=transactions --set endpoint.completion_timeout_ns=1000 "
+       "--set faults.port_down=ep3.p18@5",
+       "ep3.p18 is not a port of the topology"},
       {dl + "--set faults.link_errors=3:sideways=1e-3", "bad item '3:sideways=1e-3'"},
       {dl + "--set faults.link_errors=3=0.9", "bad rate in '3=0.9'"},
       {dl + "--set faults.link_down=3@20-10", "'3@20-10' ends before it starts"},

@@ -1,8 +1,10 @@
 // Link faults on a network, named by link id (issue 19): `epE.pK` an accelerator's port, `swS.pQ`
-// the switch end of one. Against independent expectations: the reference memory and ordering
-// scoreboard (every request answered once with the right bytes), errors only on the links named
-// and in the directions named, a link that goes down and up retrains once and loses nothing, and
-// the replay counters account for every failed DL flit.
+// a switch port (the switch end of an accelerator link, or one end of a link between switches), or
+// a class (`accelerators`, `switches`). Against independent expectations: the reference memory
+// and ordering scoreboard (every request answered once with the right bytes), errors only on the
+// links named and in the directions named (as many as the rate gives), a link that goes down and
+// up retrains once and loses nothing, the replay counters account for every failed DL flit, and
+// packets on a network with errors between switches are all delivered with credits conserved.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support.h"
 #include "txn_random_mix.h"
 #include "txn_support.h"
 
@@ -94,6 +97,96 @@ TEST(NetworkLinkFaults, ALinkDownAndUpOnTwoTiersLosesNothing) {
     if (q != p) {
       EXPECT_EQ(dl(f->uplink(q)).link_ups, 0u);
     }
+}
+
+// The wire leaving switch s's port q, and the one arriving there (a link between switches).
+const core::Link& out_of(const top::TxnFabric& f, int s, int q) {
+  return const_cast<top::TxnFabric&>(f).network().switch_output(s, q);
+}
+const core::Link& into(const top::TxnFabric& f, int s, int q) {
+  return const_cast<top::TxnFabric&>(f).network().switch_input(s, q);
+}
+
+// Every wire between two switches, with its name.
+std::vector<std::pair<std::string, const core::Link*>> switch_wires(const top::TxnFabric& f) {
+  std::vector<std::pair<std::string, const core::Link*>> out;
+  for (const network::Network::Channel& c : f.network().channels())
+    if (c.from.is_switch && c.to.is_switch) out.emplace_back(c.from.name() + "->" + c.to.name(), c.wire);
+  return out;
+}
+
+void expect_binomial(const core::DlStats& s, double rate, const std::string& what) {
+  const double n = static_cast<double>(s.frames_sent + s.frames_replayed);
+  EXPECT_GT(s.crc_errors, 0u) << what;
+  EXPECT_NEAR(static_cast<double>(s.crc_errors), rate * n, 5 * std::sqrt(rate * n) + 1) << what << ": of " << n;
+  EXPECT_EQ(s.frames_replayed, s.crc_errors + s.frames_discarded + s.frames_duplicate + s.frames_lost_down) << what;
+}
+
+// Leaf 0's first uplink (sw0.p3) at 3% outwards only: errors on that wire alone, as many as the
+// rate gives, all replayed; the way back and every other link between switches stay clean, and the
+// DL layer runs on them all at their own rate.
+TEST(NetworkLinkFaults, ErrorsOnALinkBetweenSwitchesOnlyInTheDirectionNamed) {
+  const auto f = mix_on(with(kTwoTier, {{"faults.link_errors", "sw0.p3:out=0.03"}}));
+  const core::Link& hit = out_of(*f, 0, 3);
+  std::printf("sw0.p3 out: %llu DL flits, %llu CRC errors, %llu replayed\n",
+              static_cast<unsigned long long>(dl(hit).frames_sent), static_cast<unsigned long long>(dl(hit).crc_errors),
+              static_cast<unsigned long long>(dl(hit).frames_replayed));
+  expect_binomial(dl(hit), 0.03, "sw0.p3 out");
+  EXPECT_EQ(dl(into(*f, 0, 3)).crc_errors, 0u);
+  const auto wires = switch_wires(*f);
+  EXPECT_EQ(wires.size(), 2u * 4 * 2);  // 4 leaves x 2 uplinks, both ways
+  for (const auto& [name, w] : wires) {
+    EXPECT_GT(dl(*w).frames_sent, 0u) << name;
+    if (w != &hit) {
+      EXPECT_EQ(dl(*w).crc_errors, 0u) << name;
+    }
+  }
+  for (int p = 0; p < accelerator_ports(*f); ++p) EXPECT_EQ(dl(f->uplink(p)).crc_errors, 0u);
+}
+
+// The same link named from the spine's end, inwards: the same wire.
+TEST(NetworkLinkFaults, ALinkBetweenSwitchesIsTheSameFromEitherEnd) {
+  const config::Config c = make_txn_config(with(kTwoTier, {{"link.dl.enable", "true"}}));
+  const network::PortRef spine_end = c.network().peer(network::PortRef{true, 0, 3});
+  ASSERT_TRUE(spine_end.is_switch);
+  const auto f = mix_on(with(kTwoTier, {{"faults.link_errors", spine_end.name() + ":in=0.03"}}));
+  expect_binomial(dl(out_of(*f, 0, 3)), 0.03, spine_end.name() + " in");
+  EXPECT_EQ(dl(into(*f, 0, 3)).crc_errors, 0u);
+}
+
+// Every link between switches at 1%, none of the accelerators' links; then every link between
+// switches down from 2 to 5 us: each wire retrains once and the mix completes after it.
+TEST(NetworkLinkFaults, TheClassOfLinksBetweenSwitches) {
+  {
+    const auto f = mix_on(with(kTwoTier, {{"faults.link_errors", "switches=0.01"}}));
+    for (const auto& [name, w] : switch_wires(*f)) EXPECT_EQ(dl(*w).frames_replayed, dl(*w).crc_errors + dl(*w).frames_discarded) << name;
+    uint64_t errors = 0;
+    for (const auto& [name, w] : switch_wires(*f)) errors += dl(*w).crc_errors;
+    EXPECT_GT(errors, 0u);
+    for (int p = 0; p < accelerator_ports(*f); ++p) {
+      EXPECT_EQ(dl(f->uplink(p)).crc_errors, 0u);
+      EXPECT_EQ(dl(f->downlink(p)).crc_errors, 0u);
+    }
+  }
+  const auto f = mix_on(with(kTwoTier, {{"faults.link_down", "switches@2000-5000"}}));
+  for (const auto& [name, w] : switch_wires(*f)) EXPECT_EQ(dl(*w).link_ups, 1u) << name;
+  for (int p = 0; p < accelerator_ports(*f); ++p) EXPECT_EQ(dl(f->uplink(p)).link_ups, 0u);
+  EXPECT_GT(f->now(), static_cast<uint64_t>(5000 * f->config().clock_ghz));
+}
+
+// Packets (not transactions) across two tiers with 2% errors on every link between switches:
+// every flit created is delivered, credits are conserved, and the spine links replayed.
+TEST(NetworkLinkFaults, PacketsCrossLinksBetweenSwitchesWithErrors) {
+  const auto f = run_plain(make_config("", with(kTwoTier, {{"link.dl.enable", "true"}, {"faults.link_errors", "switches=0.02"},
+                                                           {"traffic.rate", "0.5"}, {"sim.check_interval_cycles", "1000"}})));
+  for (const std::string& s : top::check_drained(*f)) ADD_FAILURE() << s;
+  const traffic::RunResult& r = f->endpoints().result();
+  EXPECT_GT(r.flits_delivered, 0u);
+  EXPECT_EQ(r.flits_delivered, r.flits_created);
+  uint64_t replayed = 0;
+  for (const network::Network::Channel& ch : f->network().channels())
+    if (ch.from.is_switch && ch.to.is_switch) replayed += ch.wire->data_link()->stats().frames_replayed;
+  EXPECT_GT(replayed, 0u);
 }
 
 }  // namespace
