@@ -44,13 +44,61 @@ namespace {
 
 uint64_t to_cycles(double ns, double clock_ghz) { return static_cast<uint64_t>(std::llround(ns * clock_ghz)); }
 
-// faults.port_down: PORT@START_NS[-END_NS],... ('' = none).
-std::vector<core::PortDownWindow> parse_port_down(const std::string& text, int ports, double clock_ghz) {
+// The switch port a faults.port_down item names: on one switch PORT; on a network the switch end
+// of an accelerator link, by its id (swS.pQ, or epE.pK for the accelerator's end). Sets `why` and
+// returns false for anything else.
+bool port_down_place(const Config& c, const std::string& text, core::PortDownWindow& w, std::string& why) {
+  if (c.single_switch()) {
+    try {
+      w.port = w.accel = static_cast<int>(parse_int("faults.port_down", text, 0, c.sw.ports - 1));
+    } catch (const ConfigError&) {
+      return false;
+    }
+    return true;
+  }
+  const network::Topology& t = c.network();
+  network::PortRef r;
+  if (!network::PortRef::parse(text, r)) {
+    why = "'" + text + "' is not a link id";
+    return false;
+  }
+  const bool on_topology = r.is_switch ? r.id < t.num_switches() && r.port < t.switches[static_cast<size_t>(r.id)].ports
+                                       : r.id < t.num_endpoints() && r.port < t.endpoints[static_cast<size_t>(r.id)].ports;
+  if (!on_topology) {
+    why = text + " is not a port of the topology";
+    return false;
+  }
+  const network::PortRef peer = t.peer(r);
+  if (peer == r) {
+    why = text + " is not connected";
+    return false;
+  }
+  const network::PortRef at = r.is_switch ? r : peer;
+  const network::PortRef acc = r.is_switch ? peer : r;
+  if (acc.is_switch) {
+    why = text + " is a link between switches; take it down with faults.link_down (the DL retrains it) or its "
+                 "switch with faults.switch_down";
+    return false;
+  }
+  w.sw = at.id;
+  w.port = at.port;
+  w.accel = acc.id;
+  return true;
+}
+
+// faults.port_down: PORT@START_NS[-END_NS],... on one switch, LINK@START_NS[-END_NS],... on a
+// network ('' = none).
+std::vector<core::PortDownWindow> parse_port_down(const Config& c, const std::string& text, double clock_ghz) {
   std::vector<core::PortDownWindow> out;
   if (trim(text).empty()) return out;
-  const std::string allowed = "PORT@START_NS[-END_NS],... with PORT 0 .. " + std::to_string(ports - 1) +
-                              " and 0 <= START_NS < END_NS (e.g. 5@2000-9000,7@100)";
-  auto bad = [&]() { fail("faults.port_down = '" + text + "': expected " + allowed); };
+  const std::string allowed =
+      c.single_switch()
+          ? "PORT@START_NS[-END_NS],... with PORT 0 .. " + std::to_string(c.sw.ports - 1) +
+                " and 0 <= START_NS < END_NS (e.g. 5@2000-9000,7@100)"
+          : "LINK@START_NS[-END_NS],... with LINK the id of an accelerator link (epE.pK, or swS.pQ its switch end) "
+            "and 0 <= START_NS < END_NS (e.g. ep3.p0@2000-9000)";
+  std::string why;
+  auto bad = [&]() { fail("faults.port_down = '" + text + "': " + (why.empty() ? "" : why + "; ") + "expected " + allowed); };
   std::stringstream ss(text);
   std::string item;
   size_t items = 0;
@@ -62,8 +110,8 @@ std::vector<core::PortDownWindow> parse_port_down(const std::string& text, int p
     const std::string when = item.substr(at + 1);
     const size_t dash = when.find('-');
     core::PortDownWindow w;
+    if (!port_down_place(c, trim(item.substr(0, at)), w, why)) bad();
     try {
-      w.port = static_cast<int>(parse_int("faults.port_down", item.substr(0, at), 0, ports - 1));
       const double start = parse_float("faults.port_down", when.substr(0, dash), 0.0, 1e12);
       w.begin = to_cycles(start, clock_ghz);
       if (dash != std::string::npos) {
@@ -157,7 +205,7 @@ void resolve_faults(Config& c) {
          (c.single_switch() ? "port (switch.ports = " + std::to_string(n) + ")"
                             : "accelerator (the topology has " + std::to_string(accelerators) + ")"));
   }
-  f.port_down = parse_port_down(c.port_down_text, n, c.clock_ghz);
+  f.port_down = parse_port_down(c, c.port_down_text, c.clock_ghz);
   uint64_t timeout = 0;
   if (c.completion_timeout_ns > 0) timeout = std::max<uint64_t>(1, to_cycles(c.completion_timeout_ns, c.clock_ghz));
   c.accel.completion_timeout_cycles = timeout;

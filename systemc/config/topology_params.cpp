@@ -143,12 +143,6 @@ void resolve_topology(Config& c) {
   if (!c.sw.routing_table.empty())
     throw ConfigError("switch.routing_table with topology.kind = " + kind_name(c) +
                       ": routes come from the topology; expected none");
-  // Link faults and the DL layer name accelerator links by id on any topology (config/link_faults.cpp);
-  // a switch port going down is a single-switch fault.
-  if (!c.port_down_text.empty())
-    throw ConfigError("faults.port_down with topology.kind = " + kind_name(c) +
-                      ": applies to topology.kind = single only in this version (on a network take a link down with "
-                      "faults.link_down, or a whole switch with faults.switch_down; doc/reliability.md)");
 }
 
 }  // namespace upswitch::config

@@ -10,10 +10,13 @@
 
 namespace upswitch::core {
 
-// Port `port` is down in cycles [begin, end).
+// Port `port` of switch `sw` (0 on one switch) is down in cycles [begin, end); it is the switch end
+// of accelerator `accel`'s link.
 struct PortDownWindow {
   int port = 0;
   uint64_t begin = 0, end = UINT64_MAX;
+  int sw = 0;
+  int accel = 0;
 };
 
 // faults.switch_down: switch `sw` of the network is taken out of service at cycle `at`.
@@ -37,7 +40,7 @@ struct FaultParams {
       if (p != pods.front()) return true;
     return false;
   }
-  bool any() const { return partitioned() || !port_down.empty(); }
+  bool any() const { return partitioned() || !port_down.empty() || !target_down.empty(); }
   // Whether accelerators a and b may exchange requests: same pod, or either outside the table.
   bool same_pod(int a, int b) const {
     const auto n = static_cast<int>(pods.size());
@@ -59,12 +62,34 @@ struct FaultParams {
   std::string down_member(const std::vector<int>& ports) const {
     for (int p : ports)
       for (const PortDownWindow& w : port_down)
-        if (w.port == p)
+        if (w.accel == p)
           return "accelerator " + std::to_string(p) +
                  " is a member and faults.port_down takes its port down; a collective needs every member, so "
                  "the run is refused: take down ports outside the collective's ranks";
     return "";
   }
+  // On a network, the windows of accelerator ports a switch rejects requests to at their first
+  // switch (on_switch): those whose switch is in its plane.
+  std::vector<PortDownWindow> target_down;
+
+  // The rules of switch `s` of a network whose switch k is in plane plane_of[k]: the same
+  // partition, its own ports' windows, and the accelerator ports down in its plane as targets.
+  FaultParams on_switch(int s, const std::vector<int>& plane_of) const {
+    FaultParams f = *this;
+    f.port_down.clear();
+    for (const PortDownWindow& w : port_down) {
+      if (w.sw == s) f.port_down.push_back(w);
+      if (plane_of[static_cast<size_t>(w.sw)] == plane_of[static_cast<size_t>(s)]) f.target_down.push_back(w);
+    }
+    return f;
+  }
+  // Whether requests to accelerator `accel` are rejected at `t` (target_down).
+  bool target_is_down(int accel, uint64_t t) const {
+    for (const PortDownWindow& w : target_down)
+      if (w.accel == accel && t >= w.begin && t < w.end) return true;
+    return false;
+  }
+  // Port `port` of the switch these rules are for (on_switch) is down at `t`.
   bool down(int port, uint64_t t) const {
     for (const PortDownWindow& w : port_down)
       if (w.port == port && t >= w.begin && t < w.end) return true;

@@ -1,6 +1,6 @@
 // SwitchCore: partitions and port faults (doc/reliability.md). At the end of the routing stage a
-// head flit gets its packet's verdict from its (input port, output port) pair and the ports'
-// state; a packet that is not forwarded is consumed at its input flit by flit (each flit's buffer
+// head flit gets its packet's verdict from its (input port, output port) pair, the ports' state
+// and, on a network, whether its target accelerator's port in this plane is down; a packet that is not forwarded is consumed at its input flit by flit (each flit's buffer
 // slot freed and its credit returned upstream, in a cycle in which the input returns no granted
 // flit's credit), and its tail leaves a record on the input's reject line.
 #include "core/switch_core.h"
@@ -30,6 +30,7 @@ uint8_t SwitchCore::classify(int i, const Flit& head, uint64_t t) const {
   const int o = head.out;
   const bool request = head.vc < p_.vcs;  // lanes [0, vcs) are the request class
   if (faults_.down(i, t)) return Reject::kDropped;
+  if (request && faults_.target_is_down(head.dst, t)) return Reject::kTargetDown;  // a network's first switch
   if (faults_.down(o, t)) return request ? Reject::kTargetDown : Reject::kDropped;
   if (request && !faults_.same_pod(head.src, head.dst)) return Reject::kProtection;
   return Reject::kForwarded;

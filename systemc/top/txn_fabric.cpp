@@ -157,11 +157,15 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
                                                                 synthetic ? &cfg_.txn : nullptr, cfg_.traffic,
                                                                 cfg_.measure, cfg_.flit_bytes * rate, cfg_.watchdog_window());
   for (int p = 0; p < ports; ++p) endpoints_->connect(p, &network_->uplink(p), &network_->downlink(p));
-  // Partitions and port faults (doc/reliability.md): every switch holds the same rules (port
-  // faults: topology.kind = single only, config/topology_params.cpp) and reports the packets it
-  // does not forward on one reject line per endpoint port, answered after its output pipeline and
-  // the port's downlink.
-  for (int s = 0; s < network_->switches(); ++s) network_->sw(s).set_faults(cfg_.faults);
+  // Partitions and port faults (doc/reliability.md): every switch holds the same partition rules
+  // and its own ports' down windows; on a network, a request to an accelerator whose port in its
+  // plane is down is rejected at its first switch, as a partition rule is. Each switch reports the
+  // packets it does not forward on one reject line per endpoint port, answered after its output
+  // pipeline and the port's downlink.
+  std::vector<int> plane_of;
+  for (const network::SwitchSpec& spec : cfg_.network().switches) plane_of.push_back(spec.plane);
+  for (int s = 0; s < network_->switches(); ++s)
+    network_->sw(s).set_faults(cfg_.single_switch() ? cfg_.faults : cfg_.faults.on_switch(s, plane_of));
   if (cfg_.faults.partitioned()) endpoints_->set_pods(cfg_.faults.pods);
   for (const core::SwitchDown& d : cfg_.faults.switch_down) take_out(d);
   if (!cfg_.faults.any()) return;
