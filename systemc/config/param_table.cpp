@@ -230,7 +230,9 @@ std::vector<ParamSpec> build_table() {
                         "Default as endpoint.rx_shared_flits."));
   t.push_back(enum_param("reduce.hierarchy", [](Config& c) -> int& { return c.accel.reduce.hierarchy; }, {"tree", "flat"},
                          "tree",
-                         "topology.kind = two_tier: tree = leaves reduce (or store to) their own members and spines "
+                         "topology.kind = two_tier, or a topology file that is a two-level folded Clos (levels 0 and "
+                         "1, accelerators on level 0, every leaf linked to every spine): tree = leaves reduce (or "
+                         "store to) their own members and spines "
                          "the leaves' partial results, one per leaf (the SHARP pattern; each spine then gets "
                          "reduce.units units, 0 = one per leaf link, and each leaf as many again to serve them); "
                          "flat = the requester's leaf unit reaches every member itself, across the spines. Other "

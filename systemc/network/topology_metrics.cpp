@@ -73,6 +73,35 @@ class MaxFlow {
 
 }  // namespace
 
+bool two_level_clos(const Topology& t) {
+  if (t.kind == TopologyKind::kTwoTier) return true;
+  if (t.kind != TopologyKind::kFile) return false;
+  const size_t S = t.switches.size();
+  std::vector<char> has_accel(S, 0);
+  for (const LinkSpec& l : t.links)
+    for (const auto& [end, other] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}})
+      if (end.is_switch && !other.is_switch) has_accel[static_cast<size_t>(end.id)] = 1;
+  std::vector<int> spines;
+  for (size_t s = 0; s < S; ++s) {
+    const int level = t.switches[s].level;
+    if (level != 0 && level != 1) return false;
+    if (level == 1 && has_accel[s]) return false;
+    if (level == 1) spines.push_back(static_cast<int>(s));
+  }
+  if (spines.empty()) return false;
+  for (size_t s = 0; s < S; ++s) {
+    if (!has_accel[s]) continue;
+    for (int sp : spines) {
+      const bool linked = std::any_of(t.links.begin(), t.links.end(), [&](const LinkSpec& l) {
+        return l.a.is_switch && l.b.is_switch &&
+               ((l.a.id == static_cast<int>(s) && l.b.id == sp) || (l.b.id == static_cast<int>(s) && l.a.id == sp));
+      });
+      if (!linked) return false;
+    }
+  }
+  return true;
+}
+
 TopologyMetrics measure_topology(const Topology& t, double flit_gbytes_per_s) {
   TopologyMetrics m;
   m.switches = t.num_switches();

@@ -21,6 +21,12 @@ struct TopologyMetrics {
 // `flit_gbytes_per_s`: the rate of a link whose gbytes_per_s is 0 (one flit per core cycle).
 TopologyMetrics measure_topology(const Topology& t, double flit_gbytes_per_s);
 
+// Whether the topology is a two-level folded Clos the reduction engine can run as a tree
+// (doc/reduction.md "Two tiers"): topology.kind = two_tier, or a topology file whose switches all
+// have level 0 or 1, with the accelerators on level 0 only, at least one level-1 switch, and a link
+// from every level-0 switch that has accelerators to every level-1 switch.
+bool two_level_clos(const Topology& t);
+
 // Graphviz DOT: switches as boxes, endpoints as ellipses, one edge per link labelled with its ports.
 std::string topology_dot(const Topology& t);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/interrupt.h"
+#include "network/topology_metrics.h"
 #include "top/conservation.h"
 #include "top/link_layers.h"
 
@@ -124,7 +125,7 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   // Synthetic mixes never address a multicast window, so their fabrics are built without the
   // reduction engine's units.
   const endpoint::ReduceParams& rp = cfg_.accel.reduce;
-  const bool tree = rp.hierarchy == 0 && cfg_.network().kind == network::TopologyKind::kTwoTier;
+  const bool tree = rp.hierarchy == 0 && network::two_level_clos(cfg_.network());
   const EnginePlacement engine = place_engine(cfg_.network(), rp.units, !synthetic && rp.enable, tree);
   const int units = static_cast<int>(engine.unit_at.size());
   core::SwitchParams sp = cfg_.sw;
