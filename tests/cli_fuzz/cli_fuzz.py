@@ -103,6 +103,8 @@ FLAG_VALUES = {
     "--out": ["@FILE/x", "/proc/no", "/dev/null", "@OUT", ""],
     "--load": ["nan", "1.5", "-0.1", "0.3"],
     "--kernel": ["plain", "x"],
+    "--chakra": ["@FILE", "@DIR/x", "/nonexistent/p", "@FIFO", "@ET"],
+    "--chakra-groups": ["@FILE", "@YAML", "@FIFO", "/nonexistent.json"],
 }
 YAMLS = ["switch:\n  ports: 8\nswitch.ports: 16\n", "preset: slotted\n", "sim: {seed: 1, seed: 2}\n",
          "switch:\n  ports: [1\n", "traffic:\n  rate: 0.3\n", "a: &a [*a]\n", "switch: {ports: 99999999999999999999}\n",
@@ -124,8 +126,10 @@ class Scratch:
         os.mkfifo(d / "fifo")
         (d / "c.yaml").write_bytes(self.rng.choice(YAMLS).encode("utf-8", "surrogateescape"))
         (d / "t.jsonl").write_text("".join(self.rng.sample(TRACES, self.rng.randrange(1, 3))))
+        # A one-rank Chakra trace of random bytes (replay --chakra @ET): an error line, never a crash.
+        (d / "et.0.et").write_bytes(bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(0, 64))))
         return {"@OUT": str(d / "out"), "@DIR": str(d / "dir"), "@FILE": str(d / "file"), "@FIFO": str(d / "fifo"),
-                "@YAML": str(d / "c.yaml"), "@TRACE": str(d / "t.jsonl"), "_dir": d}
+                "@YAML": str(d / "c.yaml"), "@TRACE": str(d / "t.jsonl"), "@ET": str(d / "et"), "_dir": d}
 
 
 def substitute(args: list[str], paths: dict) -> list[str]:
@@ -158,6 +162,12 @@ def generate(rng: random.Random, keys: list[dict], commands: list[str]) -> list[
             continue
         if flag == "--seed" and cmd in ("coll", "p2p"):
             continue
+        if flag in ("--chakra", "--chakra-groups") and cmd not in ("replay", "workload"):
+            continue
+        if flag == "--chakra-groups" and cmd == "workload":
+            continue
+        if flag == "--chakra" and cmd == "replay" and "@TRACE" in args and rng.random() < 0.8:
+            args.remove("@TRACE")  # --chakra replaces the trace (keeping both is an error line too)
         args += [flag, rng.choice(FLAG_VALUES[flag])]
     if cmd in HAS_OUT and "--out" not in args and rng.random() < 0.8:
         args += ["--out", "@OUT"]
