@@ -100,7 +100,8 @@ EnginePlacement place_engine(const network::Topology& base, int units_param, boo
       if (tree)
         for (int u = 0; u < count[s]; ++u) tr.units[s].push_back(add_unit(s, endpoint::EngineTree::kLeafDown));
     } else if (tree && t.switches[s].level == 1) {
-      const int c = units_param == 0 ? t.switches[s].ports : units_param;
+      const int su = t.switches[s].reduce_units >= 0 ? t.switches[s].reduce_units : units_param;  // (a file's own)
+      const int c = su == 0 ? t.switches[s].ports : su;
       for (int u = 0; u < c; ++u) tr.units[s].push_back(add_unit(s, endpoint::EngineTree::kSpine));
       tr.plane_spines[static_cast<size_t>(t.switches[s].plane)].push_back(static_cast<int>(s));
     }

@@ -102,10 +102,13 @@ TEST(NetworkColl, ATopologyFileSizesEachSwitchsEngine) {
   const std::string path = ::testing::TempDir() + "upswitch_sized_engines.yaml";
   std::ofstream(path) << text;
   const coll::CollectiveSpec s = spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(4), 64 << 10);
-  const config::Config sized = make_txn_config({{"topology.kind", "file"}, {"topology.file", path}});
+  // Flat: the file is a two-level Clos, whose default tree adds the leaves' second set and the
+  // spines' units (NetworkSharp.ATwoLevelClosFileRunsTheTreeLikeTwoTier); here one unit per port.
+  const config::Config sized =
+      make_txn_config({{"topology.kind", "file"}, {"topology.file", path}, {"reduce.hierarchy", "flat"}});
   EXPECT_EQ(top::TxnFabric(sized, false).endpoints().engine_units(), 3);
   const CollOutcome small = run_collective(sized, s);
-  const CollOutcome plain = run_collective(make_txn_config(kFile), s);
+  const CollOutcome plain = run_collective(make_txn_config(with(kFile, {{"reduce.hierarchy", "flat"}})), s);
   EXPECT_EQ(small.check.wrong, 0u);
   EXPECT_EQ(small.reduce.peak_contexts, 3u);
   EXPECT_GT(plain.reduce.peak_contexts, 3u);
