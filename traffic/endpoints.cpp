@@ -64,6 +64,19 @@ void TrafficEndpoints::init(const UpstreamCredits& credits) {
   for (int e = 0; e < e_; ++e)
     if (first_[static_cast<size_t>(e) + 1] == 0) first_[static_cast<size_t>(e) + 1] = first_[static_cast<size_t>(e)];
   ep_.assign(static_cast<size_t>(e_), EndpointState{});
+  per_destination_ = tp_.injection_queues == InjectionQueues::kPerDestination;
+  cap_ = credits.output_cap;
+  if (cap_ > 0 && route_.empty())
+    throw std::invalid_argument("TrafficEndpoints: the shared-buffer output cap needs the switch's routes (one switch)");
+  const int shared_usable = cap_ > 0 ? std::min(cap_, credits.shared) : credits.shared;
+  full_credits_ = static_cast<uint32_t>(credits.reserved + shared_usable);
+  hot_.assign(static_cast<size_t>(e_), 0);
+  if (tp_.pattern == Pattern::kHotspot)
+    for (int h : tp_.hotspot_ports) hot_[static_cast<size_t>(h)] = 1;
+  result_.source_accepted.assign(static_cast<size_t>(e_), 0);
+  result_.destination_accepted.assign(static_cast<size_t>(e_), 0);
+  int outputs = 0;
+  for (int r : route_) outputs = std::max(outputs, r + 1);
   const double mean = tp_.mean_packet_flits();
   for (int p = 0; p < n_; ++p) {
     Source& s = src_[p];
@@ -71,6 +84,11 @@ void TrafficEndpoints::init(const UpstreamCredits& credits) {
     s.injection = InjectionProcess(tp_, mean);
     s.credits.reset(credits.classes, static_cast<uint32_t>(credits.reserved),
                     static_cast<uint32_t>(credits.shared));
+    if (per_destination_) {
+      s.dq.assign(static_cast<size_t>(e_), PacketRing(4));
+      s.dq_nonempty.assign(static_cast<size_t>((e_ + 63) / 64), 0);
+    }
+    if (cap_ > 0) s.shared_used.assign(static_cast<size_t>(outputs), 0);
     if (dests_.sends(owner_[static_cast<size_t>(p)])) s.next_arrival = s.injection.first(0, s.rng);
   }
   result_.ports.resize(static_cast<size_t>(n_));
@@ -189,7 +207,12 @@ void TrafficEndpoints::generate(int p, uint64_t t) {
   g.next_arrival = g.injection.next(t, d.size, g.rng);
   const int q = select_port(e, d);
   Source& s = src_[q];
-  s.queue.push(d);
+  if (per_destination_) {
+    s.dq[d.dst].push(d);
+    s.dq_nonempty[d.dst >> 6] |= uint64_t{1} << (d.dst & 63);
+  } else {
+    s.queue.push(d);
+  }
   if (s.backlog == 0) ++sources_with_backlog_;
   s.backlog += d.size;
   backlog_total_ += d.size;
@@ -199,6 +222,7 @@ void TrafficEndpoints::generate(int p, uint64_t t) {
     ++result_.measured_packets;
     ++measured_outstanding_;
     result_.ports[q].offered_flits += d.size;
+    (hot_[d.dst] ? result_.hot : result_.cold).offered_flits += d.size;
   }
 }
 
@@ -207,25 +231,31 @@ void TrafficEndpoints::send(int p, uint64_t t) {
   core::Link& link = *to_switch_[p];
   if (!link.tx_ready(t)) return;
   if (!s.cur_active) {
-    if (s.queue.empty()) return;
     int vc = -1;
     const int vcs = inject_vcs_;
-    if (fifo_credits_ || vcs == 1) {
-      if (s.credits.can_take(0)) vc = s.vc_ptr;
+    if (per_destination_) {
+      if (!start_per_destination(s, vc)) return;
     } else {
-      for (int k = 0, c = s.vc_ptr; k < vcs && vc < 0; ++k, c = c + 1 == vcs ? 0 : c + 1)
-        if (s.credits.can_take(c)) vc = c;
+      if (s.queue.empty()) return;
+      const int out = cap_ ? output_of(s.queue.front().dst) : 0;
+      if (fifo_credits_ || vcs == 1) {
+        if (can_send(s, 0, out)) vc = s.vc_ptr;
+      } else {
+        for (int k = 0, c = s.vc_ptr; k < vcs && vc < 0; ++k, c = c + 1 == vcs ? 0 : c + 1)
+          if (can_send(s, c, out)) vc = c;
+      }
+      if (vc < 0) return;
+      s.cur = s.queue.pop();
     }
-    if (vc < 0) return;
     s.vc_ptr = vc + 1 == vcs ? 0 : vc + 1;
-    s.cur = s.queue.pop();
     s.cur_active = true;
     s.cur_vc = vc;
     s.cur_sent = 0;
     s.cur_injected = t;
+    s.cur_out = cap_ ? output_of(s.cur.dst) : 0;
   }
   const int cls = fifo_credits_ ? 0 : s.cur_vc;
-  if (!s.credits.can_take(cls)) return;
+  if (!can_send(s, cls, s.cur_out)) return;
   core::Flit f;
   f.packet_id = s.cur.id;
   f.created = s.cur.created;
@@ -237,7 +267,20 @@ void TrafficEndpoints::send(int p, uint64_t t) {
   f.flags = static_cast<uint8_t>((s.cur_sent == 0 ? core::Flit::kHead : 0) |
                                  (s.cur_sent + 1 == s.cur.size ? core::Flit::kTail : 0) |
                                  (s.cur.measured ? core::Flit::kMeasured : 0));
-  f.set_shared_credit(s.credits.take(cls));
+  // Under the cap a flit takes a pool credit while its output is below the cap, and a reserved
+  // one otherwise, so the reserved credits stay for the outputs at their cap; without it, reserved
+  // first (the CreditPool's rule).
+  bool shared = false;
+  if (cap_ && s.credits.shared_for(cls) > 0 &&
+      s.shared_used[static_cast<size_t>(s.cur_out)] < static_cast<uint32_t>(cap_)) {
+    s.credits.take_shared(cls);
+    shared = true;
+    ++s.shared_used[static_cast<size_t>(s.cur_out)];
+  } else {
+    shared = s.credits.take(cls);
+    if (shared && cap_) throw std::logic_error("TrafficEndpoints: a pool credit taken beyond the output cap");
+  }
+  f.set_shared_credit(shared);
   link.tx_take(t);
   to_switch_[p]->send_flit(t, f);
   if (t >= window_begin_ && t < window_end_) ++result_.ports[p].injected_flits;
@@ -245,6 +288,54 @@ void TrafficEndpoints::send(int p, uint64_t t) {
   --backlog_total_;
   if (s.backlog == 0) --sources_with_backlog_;
   if (++s.cur_sent == s.cur.size) s.cur_active = false;
+}
+
+// Credits of class `cls` a packet to switch output `out` may use: the reserved ones and the pool's,
+// the latter at most up to the output's cap.
+uint32_t TrafficEndpoints::credits_for(const Source& s, int cls, int out) const {
+  uint32_t shared = s.credits.shared_for(cls);
+  if (cap_) {
+    const uint32_t used = s.shared_used[static_cast<size_t>(out)];
+    const uint32_t room = used < static_cast<uint32_t>(cap_) ? static_cast<uint32_t>(cap_) - used : 0;
+    shared = std::min(shared, room);
+  }
+  return s.credits.reserved(cls) + shared;
+}
+
+int TrafficEndpoints::admit_vc(const Source& s, int out, uint32_t need) const {
+  const int vcs = inject_vcs_;
+  if (fifo_credits_ || vcs == 1) return credits_for(s, 0, out) >= need ? s.vc_ptr : -1;
+  for (int k = 0, c = s.vc_ptr; k < vcs; ++k, c = c + 1 == vcs ? 0 : c + 1)
+    if (credits_for(s, c, out) >= need) return c;
+  return -1;
+}
+
+// Round-robin over the non-empty destination queues from the source's pointer: the first whose
+// front packet a VC admits starts (the pointer then moves past it). A packet needs credits for all
+// its flits (or for a whole buffer when it is larger), so it never stalls half sent and holds the
+// link back from the other destinations.
+bool TrafficEndpoints::start_per_destination(Source& s, int& vc) {
+  const auto words = static_cast<uint32_t>(s.dq_nonempty.size());
+  const uint32_t start = s.dq_ptr;
+  for (uint32_t k = 0; k <= words; ++k) {
+    const uint32_t w = (start / 64 + k) % words;
+    uint64_t bits = s.dq_nonempty[w];
+    if (k == 0) bits &= ~uint64_t{0} << (start % 64);  // the first word from the pointer on
+    if (k == words) bits &= (start % 64) ? ~(~uint64_t{0} << (start % 64)) : 0;  // ...and the rest of it last
+    for (; bits; bits &= bits - 1) {
+      const uint32_t d = w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
+      PacketRing& q = s.dq[d];
+      const PacketDesc& head = q.front();
+      const uint32_t need = std::min<uint32_t>(head.size, full_credits_);
+      vc = admit_vc(s, cap_ ? output_of(head.dst) : 0, need);
+      if (vc < 0) continue;
+      s.cur = q.pop();
+      if (q.empty()) s.dq_nonempty[w] &= ~(uint64_t{1} << (d & 63));
+      s.dq_ptr = d + 1 == static_cast<uint32_t>(e_) ? 0 : d + 1;
+      return true;
+    }
+  }
+  return false;
 }
 
 void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
@@ -266,7 +357,12 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
     fail("body flit of a packet that is not in progress");
   }
   if (++in.flits > f.size) fail("more flits than the packet has");
-  if (t >= window_begin_ && t < window_end_) ++result_.ports[p].accepted_flits;
+  if (t >= window_begin_ && t < window_end_) {
+    ++result_.ports[p].accepted_flits;
+    ++result_.source_accepted[f.src];
+    ++result_.destination_accepted[f.dst];
+    ++(hot_[f.dst] ? result_.hot : result_.cold).accepted_flits;
+  }
   ++result_.flits_delivered;
   last_delivery_ = t;
   if (!f.tail()) return;
@@ -314,7 +410,14 @@ void TrafficEndpoints::tick(uint64_t t) {
     core::Link* up = to_switch_[p];
     core::Link* down = from_switch_[p];
     core::Credit c;
-    if (!up->credits().empty() && up->receive_credit(t, c)) src_[p].credits.give(fifo_credits_ ? 0 : c.vc, c.shared);
+    if (!up->credits().empty() && up->receive_credit(t, c)) {
+      src_[p].credits.give(fifo_credits_ ? 0 : c.vc, c.shared);
+      if (cap_ && c.shared) {
+        uint32_t& used = src_[p].shared_used.at(c.out);
+        if (used == 0) throw std::logic_error("TrafficEndpoints: a shared credit returned for an output with none outstanding");
+        --used;
+      }
+    }
     core::Flit f;
     if (!down->flits_empty() && down->receive_flit(t, f)) {
       receive(p, f, t);

@@ -27,6 +27,9 @@ struct UpstreamCredits {
   int classes = 1;  // 1 for `fifo` queueing (one queue), else one per VC
   int reserved = 0;
   int shared = 0;
+  // switch.shared_buffer_output_cap: the most shared credits a source may have outstanding for
+  // packets to any one switch output; 0 = none. One switch only (the source knows the output).
+  int output_cap = 0;
 };
 
 // A delivered flit broke the packet protocol: lost, duplicated or interleaved flits.
@@ -71,6 +74,13 @@ class TrafficEndpoints {
 
   const RunResult& result() const { return result_; }
   const core::CreditPool& source_credits(int port) const { return src_[port].credits; }
+  // switch.shared_buffer_output_cap: shared credits source `port` has outstanding for packets to
+  // switch output `out` (0 without a cap); their sum is the pool credits it does not hold.
+  uint32_t shared_outstanding(int port, int out) const {
+    const auto& u = src_[static_cast<size_t>(port)].shared_used;
+    return u.empty() ? 0 : u[static_cast<size_t>(out)];
+  }
+  int output_cap() const { return cap_; }
   uint64_t backlog_flits() const { return backlog_total_; }
   int ports() const { return n_; }
   int endpoints() const { return e_; }
@@ -89,8 +99,16 @@ class TrafficEndpoints {
     int cur_vc = 0;
     int cur_sent = 0;
     uint64_t cur_injected = 0;
+    int cur_out = 0;  // the packet's switch output (output cap accounting)
     int vc_ptr = 0;
     uint64_t backlog = 0;
+    // endpoint.injection_queues = per_destination: one queue per destination endpoint, a bit per
+    // non-empty queue, and the round-robin position.
+    std::vector<PacketRing> dq;
+    std::vector<uint64_t> dq_nonempty;
+    uint32_t dq_ptr = 0;
+    // switch.shared_buffer_output_cap: per switch output, shared credits outstanding.
+    std::vector<uint32_t> shared_used;
   };
   struct SinkVc {
     uint64_t packet = UINT64_MAX;  // packet in progress on this VC, UINT64_MAX = expecting a head
@@ -102,6 +120,18 @@ class TrafficEndpoints {
   void generate(int p, uint64_t t);
   int select_port(int e, const PacketDesc& d);
   void send(int p, uint64_t t);
+  // The next packet of a per-destination source and the VC it starts on (round-robin over the
+  // destinations whose front packet a VC admits); false when none can start.
+  bool start_per_destination(Source& s, int& vc);
+  // VC for a packet of `size` flits to switch output `out`: the first at or after the source's
+  // VC pointer with credits for `need` of its flits (the cap counted); -1 when none.
+  int admit_vc(const Source& s, int out, uint32_t need) const;
+  uint32_t credits_for(const Source& s, int cls, int out) const;
+  bool can_send(const Source& s, int cls, int out) const {
+    return s.credits.reserved(cls) > 0 ||
+           (s.credits.shared_for(cls) > 0 && (cap_ == 0 || s.shared_used[static_cast<size_t>(out)] < static_cast<uint32_t>(cap_)));
+  }
+  int output_of(uint32_t dst) const { return route_.empty() ? 0 : route_[dst]; }
   void receive(int p, const core::Flit& f, uint64_t t);
   bool links_empty(uint64_t t) const;
   void check_progress(uint64_t t);
@@ -124,6 +154,10 @@ class TrafficEndpoints {
   int n_, e_, v_;
   int inject_vcs_ = 0;  // VCs sources use: v_, or the lower VC class with datelines
   bool fifo_credits_;
+  bool per_destination_ = false;  // endpoint.injection_queues
+  int cap_ = 0;                   // switch.shared_buffer_output_cap
+  uint32_t full_credits_ = 0;     // credits of one class when all are home (the cap counted)
+  std::vector<uint8_t> hot_;      // per destination endpoint: a hot port of the hotspot pattern
   Destinations dests_;
   PacketSizes sizes_;
   std::vector<Source> src_;

@@ -17,7 +17,8 @@ struct PacketDesc {
 
 class PacketRing {
  public:
-  PacketRing() : ring_(16) {}
+  // `capacity`: a power of two (per-destination queues start small: a source has one per endpoint).
+  explicit PacketRing(size_t capacity = 16) : ring_(capacity) {}
   bool empty() const { return count_ == 0; }
   size_t size() const { return count_; }
   const PacketDesc& front() const { return ring_[head_]; }

@@ -11,6 +11,9 @@ namespace upswitch::traffic {
 
 enum class Pattern { kUniform, kPermutation, kShift, kHotspot, kIncast };
 enum class InjectionKind { kBernoulli, kOnOff };
+// A source's waiting packets: one FIFO in creation order, or one queue per destination (virtual
+// output queues at the source) served round-robin (endpoint.injection_queues).
+enum class InjectionQueues { kFifo, kPerDestination };
 
 struct TrafficParams {
   Pattern pattern = Pattern::kUniform;
@@ -25,6 +28,7 @@ struct TrafficParams {
   int incast_sources = 0;  // 0 = every other port
   InjectionKind injection = InjectionKind::kBernoulli;
   double burst_packets = 1;  // mean packets per on-period (on/off injection)
+  InjectionQueues injection_queues = InjectionQueues::kFifo;
 
   double mean_packet_flits() const {
     if (packet_mix.empty()) return packet_flits;

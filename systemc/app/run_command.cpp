@@ -63,6 +63,14 @@ void print_summary(const nlohmann::json& s, const top::Fabric& f) {
     fmt::print("  per endpoint     {:.1f} GB/s accepted ({:.1f} GB/s of links; bisection {:.0f} GB/s)\n",
                th["accepted_gbytes_per_s_per_endpoint"].get<double>(), topo["endpoint_gbytes_per_s"].get<double>(),
                topo["bisection_gbytes_per_s"].get<double>());
+  const auto& fl = s["flows"];
+  if (!fl["hot_ports"].empty())
+    fmt::print("  flows            hot offered {:.4f} accepted {:.4f} flits/cycle; cold offered {:.4f} accepted {:.4f} "
+               "flits/port/cycle\n",
+               fl["hot"]["offered"].get<double>(), fl["hot"]["accepted"].get<double>(),
+               fl["cold"]["offered_per_source"].get<double>(), fl["cold"]["accepted_per_source"].get<double>());
+  fmt::print("  fairness         Jain {:.4f} over sources, {:.4f} over destinations (accepted)\n",
+             s["fairness"]["jain_sources"].get<double>(), s["fairness"]["jain_destinations"].get<double>());
   line("packet latency", lat["packet"]);
   line("network latency", lat["network"]);
   fmt::print("  zero-load        {} cycles ({:.1f} ns) for a {}-flit packet\n", lat["zero_load_cycles"].get<uint64_t>(),

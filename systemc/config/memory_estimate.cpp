@@ -53,7 +53,9 @@ std::vector<MemoryPart> fabric_memory(const Config& c) {
   };
   const double per_port = c.kind == Config::TrafficKind::kTransactions
                               ? 4096.0 + c.accel.max_outstanding * 512.0 + c.endpoint_rx.vc_flits * v * 64.0
-                              : 2048.0;
+                              : 2048.0 + (c.traffic.injection_queues == traffic::InjectionQueues::kPerDestination
+                                              ? 160.0 * c.endpoints()  // a 4-packet ring per destination
+                                              : 0.0);
   if (!c.topology || c.single_switch()) {
     const double n = c.sw.ports;
     // Transactions: the reduction engine's units are crossbar ports too (one per port by default).

@@ -17,6 +17,7 @@ const std::vector<std::string> kQueueing = {"fifo", "vc", "voq"};
 const std::vector<std::string> kPatterns = {"uniform", "permutation", "shift", "hotspot", "incast"};
 const std::vector<std::string> kInjection = {"bernoulli", "onoff"};
 const std::vector<std::string> kTrafficKinds = {"packets", "transactions"};
+const std::vector<std::string> kInjectionQueues = {"fifo", "per_destination"};
 
 std::vector<std::string> atomic_op_names() {
   std::vector<std::string> names;
@@ -39,6 +40,12 @@ std::vector<ParamSpec> build_table() {
   t.push_back(int_param("switch.shared_buffer_flits", [](Config& c) -> int& { return c.sw.shared_buffer_flits; },
                         384, 0, 1 << 20, "flits",
                         "Input-buffer slots shared by all VCs of a port (pool credits); 512 flits = 32 KB per port in all."));
+  t.push_back(int_param("switch.shared_buffer_output_cap",
+                        [](Config& c) -> int& { return c.sw.shared_buffer_output_cap; }, 0, 0, 1 << 20, "flits",
+                        "Most shared input-buffer slots that packets for any one output may hold in one input; 0 = "
+                        "no cap. A flit for an output at its cap takes a reserved credit of its VC or waits, so one "
+                        "hot output cannot fill the pool. Enforced by the sources, which consume the credits (one "
+                        "switch, packet traffic)."));
   t.push_back(int_param("switch.cmd_vc_credits", [](Config& c) -> int& { return c.sw.cmd_vc_credits; }, 16, 1, 1 << 16,
                         "headers",
                         "Transactions: command (message header) slots of each input's TL receiver reserved per lane, "
@@ -99,6 +106,13 @@ std::vector<ParamSpec> build_table() {
                         128, 0, 1 << 16, "headers",
                         "Transactions: command slots of the endpoint's receiver shared by its lanes, split between the "
                         "two classes (an estimate)."));
+  t.push_back(enum_param("endpoint.injection_queues",
+                         [](Config& c) -> traffic::InjectionQueues& { return c.traffic.injection_queues; },
+                         kInjectionQueues, "fifo",
+                         "A source's waiting packets: fifo (one queue in creation order: a packet whose VC has no "
+                         "credit holds back the rest), per_destination (one queue per destination, served "
+                         "round-robin; a packet starts when its VC holds credits for all its flits). Packet "
+                         "traffic."));
   // --- traffic
   t.push_back(enum_param("traffic.kind", [](Config& c) -> Config::TrafficKind& { return c.kind; }, kTrafficKinds,
                          "packets",

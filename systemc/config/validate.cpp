@@ -202,6 +202,19 @@ void validate(Config& c) {
              ": with traffic.kind = transactions an accelerator's id is its port (responses return to the "
              "requester's port), so expected none or the identity");
   if (transactions) validate_transactions(c);
+  // The hotspot remedies act at the synthetic sources (traffic/endpoints.cpp); the cap needs the
+  // sender to know the output of each packet at the switch, which a source knows on one switch.
+  if (c.sw.shared_buffer_output_cap > 0 && transactions)
+    fail("switch.shared_buffer_output_cap = " + std::to_string(c.sw.shared_buffer_output_cap) +
+         " with traffic.kind = transactions: the cap is enforced by the packet sources only; expected 0");
+  if (c.sw.shared_buffer_output_cap > 0 && !c.single_switch())
+    fail("switch.shared_buffer_output_cap = " + std::to_string(c.sw.shared_buffer_output_cap) +
+         " with topology.kind = " + find_param("topology.kind")->get(c).get<std::string>() +
+         ": the cap runs on one switch only for now (a switch output does not enforce it towards the next "
+         "switch); expected 0");
+  if (c.traffic.injection_queues != traffic::InjectionQueues::kFifo && transactions)
+    fail("endpoint.injection_queues = per_destination with traffic.kind = transactions: the accelerators have "
+         "their own transmitters; expected fifo");
   if (c.sw.queueing == core::Queueing::kFifo && c.sw.vcs > 1 && c.sw.vc_buffer_flits < 1)
     fail("switch.vc_buffer_flits must be at least 1");
   resolve_link_faults(c);

@@ -48,6 +48,13 @@ class CreditPool {
     --pool;
     return true;
   }
+  // Takes one credit of the lane's pool (a sender that caps the pool per output spends pool
+  // credits first, keeping the reserved ones for the flits the cap turns away).
+  void take_shared(int lane) {
+    uint32_t& pool = shared_[pool_of(lane)];
+    if (pool == 0) throw std::logic_error("CreditPool: credit underflow");
+    --pool;
+  }
   void give(int lane, bool shared) {
     if (shared) {
       const int k = pool_of(lane);

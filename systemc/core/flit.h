@@ -48,6 +48,9 @@ struct Credit {
   // flit credit), and how many of them are shared-pool credits.
   uint8_t cmds = 0;
   uint8_t cmd_shared = 0;
+  // The output port the flit was queued for at the receiver, echoed so that a sender enforcing
+  // switch.shared_buffer_output_cap knows which output's share of the pool came back.
+  uint16_t out = 0;
 };
 
 }  // namespace upswitch::core

@@ -161,6 +161,7 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   --occupancy_[i];
   --total_occupancy_;
   Credit up{f.vc, f.shared_credit()};
+  up.out = f.out;
   if (cmd_ && f.tail()) {  // the packet has left this input: its command slots are free
     up.cmds = f.msgs;
     up.cmd_shared = f.cmd_shared;

@@ -45,6 +45,7 @@ bool SwitchCore::discard(int i, const Flit& f, uint64_t t) {
   if (verdict == Reject::kForwarded) return false;
 
   Credit up{f.vc, f.shared_credit()};
+  up.out = f.out;
   if (cmd_ && f.tail()) {  // the packet's command slots go back with its tail's credit, as in commit()
     up.cmds = f.msgs;
     up.cmd_shared = f.cmd_shared;

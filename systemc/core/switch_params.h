@@ -23,6 +23,9 @@ struct SwitchParams {
   int classes = 1;
   int vc_buffer_flits = 0;      // reserved input-buffer slots per VC
   int shared_buffer_flits = 0;  // shared input-buffer slots per input port
+  // The most shared slots that flits for any one output may hold in one input; 0 = no cap. The
+  // senders enforce it (they consume the credits): doc/architecture.md, "Hotspot remedies".
+  int shared_buffer_output_cap = 0;
   // Transactions (classes = 2): command (message header) slots of the input's TL receiver, per
   // lane and shared per port; a packet takes one per message at its head, on every hop.
   int cmd_vc_credits = 0;

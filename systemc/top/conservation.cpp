@@ -45,6 +45,30 @@ uint64_t check_channels(const network::Network& net, const EndpointPortCount& so
   return in_links;
 }
 
+// switch.shared_buffer_output_cap: each source's pool credits out, counted per switch output,
+// add up to the pool credits it does not hold, and none exceeds the cap.
+static void check_output_cap(const Fabric& f, std::vector<std::string>& bad) {
+  const traffic::TrafficEndpoints& e = f.endpoints();
+  const int cap = e.output_cap();
+  if (cap == 0) return;
+  const auto pool = static_cast<uint64_t>(f.config().sw.shared_buffer_flits);
+  const int outputs = f.network().sw(0).ports();
+  for (int p = 0; p < e.ports(); ++p) {
+    uint64_t out = 0;
+    for (int o = 0; o < outputs; ++o) {
+      const uint32_t u = e.shared_outstanding(p, o);
+      out += u;
+      if (u > static_cast<uint32_t>(cap))
+        bad.push_back("source " + std::to_string(p) + ": " + std::to_string(u) + " shared credits out for output " +
+                      std::to_string(o) + ", above switch.shared_buffer_output_cap = " + std::to_string(cap));
+    }
+    const uint64_t held = e.source_credits(p).shared();
+    if (out + held != pool)
+      bad.push_back("source " + std::to_string(p) + ": shared credits held " + std::to_string(held) +
+                    " + out per output " + std::to_string(out) + " != pool " + std::to_string(pool));
+  }
+}
+
 std::vector<std::string> check_conservation(const Fabric& f) {
   std::vector<std::string> bad;
   const network::Network& net = f.network();
@@ -58,6 +82,7 @@ std::vector<std::string> check_conservation(const Fabric& f) {
   if (accounted != r.flits_created)
     bad.push_back("flits: created " + std::to_string(r.flits_created) + " != delivered + waiting + in flight " +
                   std::to_string(accounted));
+  check_output_cap(f, bad);
   return bad;
 }
 

@@ -17,6 +17,7 @@ traffic::UpstreamCredits upstream_credits(const config::Config& cfg) {
     u.reserved = cfg.sw.vc_buffer_flits;
   }
   u.shared = cfg.sw.shared_buffer_flits;
+  u.output_cap = cfg.sw.shared_buffer_output_cap;
   return u;
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "config/param_table.h"
+#include "stats/fairness.h"
 #include "stats/registry.h"
 #include "top/fabric.h"
 #include "top/link_layers.h"
@@ -46,6 +47,49 @@ uint64_t zero_load_latency_cycles(const Fabric& f, int flits) {
          c.sw.output_pipeline_cycles() + static_cast<uint64_t>(flits - 1);
 }
 
+// /flows and /fairness: hot and cold destination classes, accepted flits per source and per
+// destination endpoint, and Jain's index over each (doc/validation.md, "Hotspots").
+nlohmann::json flows_json(const Fabric& f, double window) {
+  const config::Config& c = f.config();
+  const traffic::RunResult& r = f.endpoints().result();
+  const bool hotspot = c.traffic.pattern == traffic::Pattern::kHotspot;
+  const auto hot_n = static_cast<double>(hotspot ? c.traffic.hotspot_ports.size() : 0);
+  const double endpoints = c.endpoints();
+  auto cls = [&](const traffic::FlowClassResult& k, double destinations) {
+    return nlohmann::json{{"offered_flits", k.offered_flits},
+                          {"accepted_flits", k.accepted_flits},
+                          {"offered", static_cast<double>(k.offered_flits) / window},
+                          {"accepted", static_cast<double>(k.accepted_flits) / window},
+                          {"offered_per_source", static_cast<double>(k.offered_flits) / window / endpoints},
+                          {"accepted_per_source", static_cast<double>(k.accepted_flits) / window / endpoints},
+                          {"accepted_per_destination",
+                           destinations > 0 ? nlohmann::json(static_cast<double>(k.accepted_flits) / window / destinations)
+                                            : nlohmann::json(nullptr)},
+                          {"accepted_over_offered",
+                           k.offered_flits ? nlohmann::json(static_cast<double>(k.accepted_flits) / static_cast<double>(k.offered_flits))
+                                           : nlohmann::json(nullptr)}};
+  };
+  return {{"hot_ports", hotspot ? nlohmann::json(c.traffic.hotspot_ports) : nlohmann::json::array()},
+          {"hot", cls(r.hot, hot_n)},
+          {"cold", cls(r.cold, endpoints - hot_n)},
+          {"unit", "flits/cycle over the measurement window: offered and accepted summed over the class's flows, "
+                   "*_per_source divided by the endpoints, *_per_destination by the class's destinations"}};
+}
+
+nlohmann::json fairness_json(const traffic::RunResult& r, double window) {
+  auto rates = [&](const std::vector<uint64_t>& v) {
+    std::vector<double> x;
+    for (uint64_t a : v) x.push_back(static_cast<double>(a) / window);
+    return x;
+  };
+  const std::vector<double> src = rates(r.source_accepted), dst = rates(r.destination_accepted);
+  return {{"jain_sources", stats::jain_index(src)},
+          {"jain_destinations", stats::jain_index(dst)},
+          {"accepted_per_source", src},
+          {"accepted_per_destination", dst},
+          {"unit", "accepted flits/cycle per endpoint over the measurement window; Jain's index (sum x)^2 / (n sum x^2)"}};
+}
+
 nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std::vector<std::string>& violations) {
   const config::Config& c = f.config();
   const traffic::RunResult& r = f.endpoints().result();
@@ -71,6 +115,17 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   reg.counter("endpoints.flits_created", &r.flits_created, "flits", "whole run");
   reg.counter("endpoints.flits_delivered", &r.flits_delivered, "flits", "whole run");
   reg.counter("endpoints.measured_packets", &r.measured_packets, "packets", "created in the window");
+  reg.counter("endpoints.hot_offered_flits", &r.hot.offered_flits, "flits",
+              "to the hot ports (hotspot pattern), of packets created in the window");
+  reg.counter("endpoints.hot_accepted_flits", &r.hot.accepted_flits, "flits", "to the hot ports, delivered in the window");
+  reg.counter("endpoints.cold_offered_flits", &r.cold.offered_flits, "flits",
+              "to the other endpoints, of packets created in the window");
+  reg.counter("endpoints.cold_accepted_flits", &r.cold.accepted_flits, "flits",
+              "to the other endpoints, delivered in the window");
+  reg.per_port("endpoints.source_accepted_flits", &r.source_accepted, "flits",
+               "per source endpoint: its flits delivered in the window");
+  reg.per_port("endpoints.destination_accepted_flits", &r.destination_accepted, "flits",
+               "per destination endpoint: flits delivered to it in the window");
   reg.histogram("endpoints.packet_latency", &r.packet_latency, "cycles", "creation to tail delivery");
   const FabricDl dl = collect_dl(f, n);
   register_dl_stats(reg, c, dl);
@@ -97,6 +152,8 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
                   {"network", latency_json(r.network_latency, latency_valid, ns_per_cycle)},
                   {"zero_load_cycles", zero_load_latency_cycles(f, c.traffic.packet_flits)},
                   {"unit", "cycles (the *_ns fields in ns)"}};
+  j["flows"] = flows_json(f, window);
+  j["fairness"] = fairness_json(r, window);
   j["saturated"] = r.saturated;
   j["saturation_reason"] = r.saturation_reason;
   j["saturation"] = saturation_json(r.saturation);

@@ -8,6 +8,7 @@
 
 #include "core/switch_stats.h"
 #include "stats/histogram.h"
+#include "traffic/run_result.h"
 #include "traffic/saturation.h"
 
 namespace upswitch::top {
@@ -26,6 +27,12 @@ nlohmann::json switch_summary_json(const core::SwitchStats& s, int ports, double
 
 nlohmann::json build_summary(const Fabric& f, const RunTiming& timing,
                              const std::vector<std::string>& conservation_violations);
+// summary.json /flows: offered and accepted flits of the hot and cold destination classes (hot =
+// traffic.hotspot_ports under the hotspot pattern) over a window of `window` cycles.
+nlohmann::json flows_json(const Fabric& f, double window);
+// summary.json /fairness: accepted throughput per source and per destination endpoint and Jain's
+// index over each.
+nlohmann::json fairness_json(const traffic::RunResult& r, double window);
 std::string ports_csv(const Fabric& f);
 // links.csv (top/network_report.h): every direction of every link.
 std::string links_csv(const Fabric& f);

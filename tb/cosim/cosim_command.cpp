@@ -45,6 +45,12 @@ void check_modelled(const config::Config& c) {
                                 ": the co-simulation does not model faults, the data-link layer or partitions; "
                                 "leave it at its default " + p.default_text + " (doc/cosim.md)");
   }
+  // The sources enforce the cap from the output each credit names, which the RTL's credit word
+  // does not carry.
+  if (c.sw.shared_buffer_output_cap != 0)
+    throw config::ConfigError("switch.shared_buffer_output_cap = " + std::to_string(c.sw.shared_buffer_output_cap) +
+                              ": the reference RTL's credits do not name the output the cap counts; leave it at "
+                              "its default 0 (doc/cosim.md)");
 }
 
 double parse_load(const std::string& text) {
