@@ -31,6 +31,18 @@ inline config::Config fault_config(const FaultPipe& p, const std::vector<std::pa
   return make_txn_config(sets);
 }
 
+// A transfer of `bytes` at offset `off` of accelerator `dst`'s window, data and result in `buf`.
+inline endpoint::TransferRequest window_request(const top::TxnFabric& f, tl::Opcode op, int dst, uint64_t off,
+                                                uint64_t bytes, uint8_t* buf) {
+  endpoint::TransferRequest r;
+  r.op = op;
+  r.addr = f.endpoints().address_map().window_base(dst) + off;
+  r.bytes = bytes;
+  r.data = buf;
+  r.result = buf;
+  return r;
+}
+
 // Transfers submitted at exact cycles; transfer_done records (status, cycle) by id.
 class Schedule : public top::CycleHook, public endpoint::TransferClient {
  public:

@@ -14,7 +14,6 @@
 namespace upswitch::testing {
 namespace {
 
-using endpoint::TransferRequest;
 using tl::Opcode;
 using tl::Status;
 
@@ -32,16 +31,6 @@ config::Config two_tier_down(const std::string& down) {
                           {"endpoint.completion_timeout_ns", "20000"}});
 }
 
-TransferRequest request(const top::TxnFabric& f, Opcode op, int dst, uint64_t off, uint64_t bytes, uint8_t* buf) {
-  TransferRequest r;
-  r.op = op;
-  r.addr = f.endpoints().address_map().window_base(dst) + off;
-  r.bytes = bytes;
-  r.data = buf;
-  r.result = buf;
-  return r;
-}
-
 // Accelerator 5 is on leaf 1 (switch 1), port 2.
 TEST(NetworkPortDown, RequestsToADownAcceleratorPortGetTargetAbortAtItsLeaf) {
   for (const char* name : {"ep5.p0@300", "sw1.p2@300"}) {
@@ -54,10 +43,10 @@ TEST(NetworkPortDown, RequestsToADownAcceleratorPortGetTargetAbortAtItsLeaf) {
     for (int p = 0; p < 12; ++p)
       for (int q = 0; q < 12; ++q) {
         if (p == 5 || p == q) continue;
-        ids.push_back({s.add(400, p, request(f, Opcode::kWrite, q, 64 * static_cast<uint64_t>(p), 64, bufs[b++].data())), q});
-        ids.push_back({s.add(400, p, request(f, Opcode::kRead, q, 4096, 64, bufs[b++].data())), q});
+        ids.push_back({s.add(400, p, window_request(f, Opcode::kWrite, q, 64 * static_cast<uint64_t>(p), 64, bufs[b++].data())), q});
+        ids.push_back({s.add(400, p, window_request(f, Opcode::kRead, q, 4096, 64, bufs[b++].data())), q});
       }
-    const int own = s.add(500, 5, request(f, Opcode::kRead, 0, 0, 64, bufs[b++].data()));
+    const int own = s.add(500, 5, window_request(f, Opcode::kRead, 0, 0, 64, bufs[b++].data()));
     ASSERT_TRUE(s.run());
     uint64_t aborts = 0;
     for (const auto& [id, dst] : ids) {

@@ -29,16 +29,6 @@ config::Config down_config(const std::string& port_down, const std::string& time
   return fault_config(kFaultPipe, extra);
 }
 
-TransferRequest request(const top::TxnFabric& f, Opcode op, int dst, uint64_t off, uint64_t bytes, uint8_t* buf) {
-  TransferRequest r;
-  r.op = op;
-  r.addr = f.endpoints().address_map().window_base(dst) + off;
-  r.bytes = bytes;
-  r.data = buf;
-  r.result = buf;
-  return r;
-}
-
 TEST(PortFault, RequestsToADownPortGetTargetAbortAndTheRestCompletes) {
   top::TxnFabric f(down_config("5@300", "5000"), false);
   std::vector<uint8_t> before(4096);
@@ -49,15 +39,15 @@ TEST(PortFault, RequestsToADownPortGetTargetAbortAndTheRestCompletes) {
   f.endpoints().memory(5).write(0, before.data(), 2048);
   static std::array<std::array<uint8_t, 64>, 128> bufs{};
   Schedule s(f);
-  const int first = s.add(0, 2, request(f, Opcode::kWrite, 5, 2048, 64, early.data()));
+  const int first = s.add(0, 2, window_request(f, Opcode::kWrite, 5, 2048, 64, early.data()));
   std::vector<std::pair<int, int>> ids;  // (id, dst)
   size_t b = 0;
   for (int p = 0; p < 8; ++p)
     for (int q = 0; q < 8; ++q) {
       if (p == 5 || p == q) continue;
       ids.push_back(
-          {s.add(400, p, request(f, Opcode::kWrite, q, 64 * static_cast<uint64_t>(p), 64, bufs[b++].data())), q});
-      ids.push_back({s.add(400, p, request(f, Opcode::kRead, q, 1024, 64, bufs[b++].data())), q});
+          {s.add(400, p, window_request(f, Opcode::kWrite, q, 64 * static_cast<uint64_t>(p), 64, bufs[b++].data())), q});
+      ids.push_back({s.add(400, p, window_request(f, Opcode::kRead, q, 1024, 64, bufs[b++].data())), q});
     }
   ASSERT_TRUE(s.run());
   EXPECT_EQ(s.done(first).status, Status::kOkay);
@@ -86,7 +76,7 @@ TEST(PortFault, TargetAbortLatencyIsTheRequestPacketsOneWayTime) {
   for (auto [op, bytes, flits] : {std::tuple{Opcode::kRead, 64, 1}, std::tuple{Opcode::kWrite, 256, 5}}) {
     top::TxnFabric f(down_config("6@0", "100000"), false);
     Schedule s(f);
-    const int id = s.add(50, 1, request(f, op, 6, 0, static_cast<uint64_t>(bytes), buf));
+    const int id = s.add(50, 1, window_request(f, op, 6, 0, static_cast<uint64_t>(bytes), buf));
     ASSERT_TRUE(s.run());
     EXPECT_EQ(s.done(id).status, Status::kTargetAbort);
     EXPECT_EQ(s.done(id).cycle - 50, kFaultPipe.one_way(flits));
@@ -132,10 +122,10 @@ TEST(PortFault, ADownPortsTrafficAndResponsesToItAreDroppedAndTimeOut) {
   rd.fill(0xee);
   wr.fill(0x11);
   Schedule s(f);
-  const int read = s.add(0, 5, request(f, Opcode::kRead, 2, 0, 64, rd.data()));
-  const int write = s.add(100, 5, request(f, Opcode::kWrite, 3, 0, 64, wr.data()));
-  const int fine = s.add(100, 1, request(f, Opcode::kRead, 3, 0, 64, other.data()));
-  const int later = s.add(2500, 5, request(f, Opcode::kRead, 2, 0, 64, again.data()));
+  const int read = s.add(0, 5, window_request(f, Opcode::kRead, 2, 0, 64, rd.data()));
+  const int write = s.add(100, 5, window_request(f, Opcode::kWrite, 3, 0, 64, wr.data()));
+  const int fine = s.add(100, 1, window_request(f, Opcode::kRead, 3, 0, 64, other.data()));
+  const int later = s.add(2500, 5, window_request(f, Opcode::kRead, 2, 0, 64, again.data()));
   ASSERT_TRUE(s.run());
   EXPECT_EQ(s.done(read).status, Status::kCompletionTimeout);
   EXPECT_EQ(s.done(read).cycle, 0u + 1000u);
@@ -170,8 +160,8 @@ TEST(PortFault, ATimedOutTagWaitsForItsLateResponse) {
   a.fill(0xee);
   b.fill(0xee);
   Schedule s(f);
-  const int first = s.add(0, 1, request(f, Opcode::kRead, 6, 0, 64, a.data()));
-  const int second = s.add(0, 1, request(f, Opcode::kRead, 6, 256, 64, b.data()));
+  const int first = s.add(0, 1, window_request(f, Opcode::kRead, 6, 0, 64, a.data()));
+  const int second = s.add(0, 1, window_request(f, Opcode::kRead, 6, 256, 64, b.data()));
   ASSERT_TRUE(s.run());
   // Round trip of a 64 B read by hand: request 1 flit, 2 cycles of memory, response 2 flits.
   const uint64_t round_trip = kFaultPipe.one_way(1) + 2 + static_cast<uint64_t>(mem) + kFaultPipe.one_way(2);
@@ -214,11 +204,11 @@ TEST(PortFault, AnswersAndTimeoutsMixedAtASlowTarget) {
   for (int k = 0; k < 12; ++k)
     for (int src : {0, 1, 2, 4}) {
       const Opcode op = k % 3 == 0 ? Opcode::kWrite : Opcode::kRead;
-      TransferRequest r = request(f, op, 7, static_cast<uint64_t>(src * 16 + k) * 256, 256,
+      TransferRequest r = window_request(f, op, 7, static_cast<uint64_t>(src * 16 + k) * 256, 256,
                                   bufs[static_cast<size_t>(src * 12 + k) % 64].data());
       ids.push_back({s.add(static_cast<uint64_t>(k) * 40, src, r), src, r.addr});
     }
-  const int unrelated = s.add(200, 3, request(f, Opcode::kRead, 6, 0, 64, bufs[63].data()));
+  const int unrelated = s.add(200, 3, window_request(f, Opcode::kRead, 6, 0, 64, bufs[63].data()));
   ASSERT_TRUE(s.run());
   uint64_t okay = 0, timed_out = 0;
   for (const auto& [id, src, addr] : ids) {
