@@ -86,23 +86,29 @@ def _table(data, name, title):
     return recs, None
 
 
+def _size_panels(data, recs, curve_cols, left, right, xlabel):
+    """Two panels against message size, one curve per value of `curve_cols`: `left` and `right`
+    are (column, y label) pairs. Returns the figure and its two axes."""
+    series = [_series(data, recs, "bytes", col, curve_cols) for col, _ in (left, right)]
+    fig, axes = _two_panels(data)
+    sty = plotstyle.styles(len(series[0]))
+    sizes = [_num(r["bytes"]) for r in recs]
+    for ax, ser, (_, what) in zip(axes, series, (left, right)):
+        _panel(ax, ser, sty=sty)
+        plotstyle.log2_ticks(ax, sizes)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(what)
+    return fig, axes
+
+
 def plot_coll(data, out: Path):
     title = "collective bus bandwidth"
     recs, note = _table(data, "coll", title)
     if recs is None:
         return [], note
-    curve_cols = ("collective", "algorithm", "ranks")
-    bw = _series(data, recs, "bytes", "busbw_gbytes_per_s", curve_cols)
-    tm = _series(data, recs, "bytes", "time_us", curve_cols)
-    fig, axes = _two_panels(data)
-    sty = plotstyle.styles(len(bw))
-    _panel(axes[0], bw, sty=sty)
-    _panel(axes[1], tm, sty=sty)
-    sizes = [_num(r["bytes"]) for r in recs]
-    for ax, what in ((axes[0], "bus bandwidth (GB/s)"), (axes[1], "time (us)")):
-        plotstyle.log2_ticks(ax, sizes)
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel(what)
+    fig, axes = _size_panels(data, recs, ("collective", "algorithm", "ranks"),
+                             ("busbw_gbytes_per_s", "bus bandwidth (GB/s)"), ("time_us", "time (us)"),
+                             "message size (bytes)")
     axes[0].set_ylim(bottom=0)
     axes[1].set_yscale("log")
     from matplotlib.ticker import FormatStrFormatter
@@ -118,17 +124,9 @@ def plot_p2p(data, out: Path):
     recs, note = _table(data, "p2p", title)
     if recs is None:
         return [], note
-    lat = _series(data, recs, "bytes", "latency_ns", ("op",))
-    bw = _series(data, recs, "bytes", "pair_gbytes_per_s", ("op",))
-    fig, axes = _two_panels(data)
-    sty = plotstyle.styles(len(lat))
-    _panel(axes[0], lat, sty=sty)
-    _panel(axes[1], bw, sty=sty)
-    sizes = [_num(r["bytes"]) for r in recs]
-    for ax, what in ((axes[0], "zero-load round trip (ns)"), (axes[1], "pair bandwidth (GB/s)")):
-        plotstyle.log2_ticks(ax, sizes)
-        ax.set_xlabel("transfer size (bytes)")
-        ax.set_ylabel(what)
+    fig, axes = _size_panels(data, recs, ("op",), ("latency_ns", "zero-load round trip (ns)"),
+                             ("pair_gbytes_per_s", "pair bandwidth (GB/s)"), "transfer size (bytes)")
+    for ax in axes:
         ax.set_ylim(bottom=0)
     axes[0].set_title("latency vs size (op, point)")
     axes[1].set_title("pair-stream bandwidth vs size")

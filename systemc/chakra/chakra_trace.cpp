@@ -188,8 +188,7 @@ class Converter {
         if (v.has_comm_size && v.comm_size != s.comm_size)
           bad(recv, "comm_size = " + std::to_string(v.comm_size) + " but the matching send (rank " +
                         std::to_string(list[k].rank) + ", id " + std::to_string(s.id) + ") sends " + std::to_string(s.comm_size));
-        const size_t m = messages_.size();
-        messages_.push_back({list[k], recv});
+        const size_t m = messages_++;
         unit_of_[{list[k].rank, list[k].index}] = Unit{Unit::kMessage, m};
         recv_of_[{recv.rank, recv.index}] = m;
       }
@@ -207,15 +206,12 @@ class Converter {
   // its dependencies on. A unit is done when the operations in its `done` set are.
   struct Unit {
     enum Kind { kNode, kColl, kMessage } kind = kNode;
-    size_t index = 0;  // colls_ / messages_ (kNode: unused)
+    size_t index = 0;  // colls_, or the message's number (kNode: unused)
   };
   struct Coll {
     std::string group;
     std::vector<int> members;
     std::vector<Ref> refs;  // one per member, in rank order of discovery
-  };
-  struct Message {
-    Ref send, recv;
   };
 
   traffic::TraceOp collective_op(const Coll& c) const {
@@ -306,16 +302,15 @@ class Converter {
     std::map<std::pair<int, size_t>, size_t> unit;  // (rank, node) -> unit id
     std::vector<Unit> units;
     std::vector<Ref> unit_ref;  // a node of the unit (the first member of a collective)
-    std::map<std::pair<int, size_t>, size_t> coll_unit, msg_unit;
+    std::map<size_t, size_t> coll_unit, msg_unit;  // collective / message number -> unit id
     for (size_t r = 0; r < c_.ranks.size(); ++r)
       for (size_t i : order_[r]) {
         const auto key = std::make_pair(static_cast<int>(r), i);
         const auto u = unit_of_.find(key);
-        std::map<std::pair<int, size_t>, size_t>* shared =
+        std::map<size_t, size_t>* shared =
             u == unit_of_.end() ? nullptr : (u->second.kind == Unit::kColl ? &coll_unit : &msg_unit);
         if (shared) {
-          const auto k = std::make_pair(0, u->second.index);
-          const auto [it, fresh] = shared->emplace(k, units.size());
+          const auto [it, fresh] = shared->emplace(u->second.index, units.size());
           if (fresh) {
             units.push_back(u->second);
             unit_ref.push_back({static_cast<int>(r), i});
@@ -339,7 +334,7 @@ class Converter {
           const size_t from = unit.at({static_cast<int>(r), by_id_[r].at(d)});
           if (from != me) pred[me].insert(from);
         }
-        if (recv) pred[me].insert(msg_unit.at({0, recv_of_.at({static_cast<int>(r), i})}));
+        if (recv) pred[me].insert(msg_unit.at(recv_of_.at({static_cast<int>(r), i})));
       }
     std::vector<std::vector<size_t>> succ(units.size());
     std::vector<size_t> waiting(units.size());
@@ -417,9 +412,9 @@ class Converter {
   std::vector<std::vector<size_t>> order_;
   std::vector<int> world_;
   std::vector<Coll> colls_;
-  std::vector<Message> messages_;
+  size_t messages_ = 0;  // send/receive pairs matched
   std::map<std::pair<int, size_t>, Unit> unit_of_;    // collective and send nodes
-  std::map<std::pair<int, size_t>, size_t> recv_of_;  // receive node -> messages_
+  std::map<std::pair<int, size_t>, size_t> recv_of_;  // receive node -> its message's number
 };
 
 }  // namespace
