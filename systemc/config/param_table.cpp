@@ -64,6 +64,11 @@ std::vector<ParamSpec> build_table() {
                          "Switch allocator: separable_input_first (round-robin arbiters), islip, wavefront."));
   t.push_back(int_param("switch.allocator_iterations", [](Config& c) -> int& { return c.sw.allocator_iterations; },
                         4, 1, 64, "iterations", "Iterations of iterative allocators (islip)."));
+  t.push_back(bool_param("switch.packet_mode", [](Config& c) -> bool& { return c.sw.packet_mode; }, false,
+                         "Packet-mode allocation: an input stays matched to the output its packet is crossing to, "
+                         "outside allocation, for as long as the packet's flits flow (packet-mode iSLIP/PIM; "
+                         "a request's match yields to waiting responses). false = every flit is allocated on its "
+                         "own, as the reference RTL and BookSim do."));
   t.push_back(int_list_param("switch.routing_table", [](Config& c) -> std::vector<int>& { return c.sw.routing_table; },
                              "[]", 0, 1023,
                              "Output port for each destination endpoint id, in id order; empty = identity."));

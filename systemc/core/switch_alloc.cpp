@@ -43,9 +43,12 @@ void SwitchCore::build_requests(uint64_t t) {
   any_.clear_row(0);
   uint64_t* any = any_.row(0);  // OR of all request rows (sized from the port count)
   const uint64_t* act = active_.row(0);
+  // Packet mode: matched inputs and outputs stay out of allocation until their packet's tail.
+  const uint64_t* pm_in = pm_ ? pm_in_.row(0) : nullptr;
+  const uint64_t* pm_outs = pm_ ? pm_outs_.row(0) : nullptr;
 
   for (int w = 0; w < words_; ++w) {
-    for (uint64_t bits = act[w]; bits; bits &= bits - 1) {
+    for (uint64_t bits = pm_in ? act[w] & ~pm_in[w] : act[w]; bits; bits &= bits - 1) {
       const int i = (w << 6) + __builtin_ctzll(bits);
       uint64_t* row = req_.row(i);
       if (p_.queueing == Queueing::kVoq) {
@@ -60,14 +63,19 @@ void SwitchCore::build_requests(uint64_t t) {
             stall[k] |= ne[k] & ~cred[k];
           }
         }
+        if (pm_outs)
+          for (int k = 0; k < words_; ++k) row[k] &= ~pm_outs[k];
         if (cmd_) filter_cmd_requests(i, row, stall);
       } else if (p_.queueing == Queueing::kFifo) {
         const Flit& f = queues_[i].front(0);
         const int o = f.out;
-        if (can_use_output_vc(i, o, f.vc))
+        if (pm_outs && test_bit(pm_outs, o)) {
+          // matched to another input's packet
+        } else if (can_use_output_vc(i, o, f.vc)) {
           set_bit(row, o);
-        else if (!test_bit(credit_bits_[f.vc].row(0), o))
+        } else if (!test_bit(credit_bits_[f.vc].row(0), o)) {
           set_bit(stall, o);
+        }
       } else {
         uint32_t eligible = 0;
         for (uint32_t ne = ivc_nonempty_[i]; ne; ne &= ne - 1) {
@@ -77,6 +85,7 @@ void SwitchCore::build_requests(uint64_t t) {
           // A body flit's packet passed its head's ready cycle already, so one compare suffices.
           if (ovc < 0 || t < ivc_ready_[idx]) continue;
           const int o = ivc_out_port_[idx];
+          if (pm_outs && test_bit(pm_outs, o)) continue;  // matched to another input's packet
           if (test_bit(credit_bits_[ovc].row(0), o) && head_fits(queues_[i].front(vc), o, ovc)) {
             set_bit(row, o);
             eligible |= 1U << vc;
@@ -144,8 +153,7 @@ int SwitchCore::pick_vc(int input, int output) const {
   return __builtin_ctz(at_or_after ? at_or_after : candidates);
 }
 
-void SwitchCore::commit(int i, int o, uint64_t t) {
-  const int vc = pick_vc(i, o);
+void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
   int q = 0, ovc = vc;
   if (p_.queueing == Queueing::kVc) {
     q = vc;
@@ -156,6 +164,17 @@ void SwitchCore::commit(int i, int o, uint64_t t) {
   if (p_.queueing != Queueing::kFifo) vc_ptr_[i] = vc + 1 == v_ ? 0 : vc + 1;
 
   Flit f = queues_[i].pop(q);
+  if (pm_classes_ && vc >= p_.vcs) {
+    --pm_rsp_in_[i];
+    --pm_rsp_out_[o];
+  }
+  if (pm_) {  // packet mode: a granted flit other than the tail (re)matches its pair
+    const bool matched = test_bit(pm_in_.row(0), i);
+    if (!f.tail() && !matched)
+      lock_pair(i, o, vc);
+    else if (f.tail() && matched)
+      unlock_pair(i, o);
+  }
   if (--queued_[i] == 0) clear_bit(active_.row(0), i);
   --total_queued_;
   --occupancy_[i];

@@ -106,6 +106,19 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   req_outputs_.reserve(n_);
   match_.assign(n_, -1);
   stats_.resize(n_);
+  pm_ = p_.packet_mode;
+  if (pm_) {
+    pm_out_.assign(n_, -1);
+    pm_lane_.assign(n_, 0);
+    pm_in_.resize(1, n_);
+    pm_outs_.resize(1, n_);
+    pm_serving_.reserve(n_);
+    pm_classes_ = p_.classes > 1;
+    if (pm_classes_) {
+      pm_rsp_in_.assign(n_, 0);
+      pm_rsp_out_.assign(n_, 0);
+    }
+  }
 }
 
 void SwitchCore::connect(int port, Link* input, Link* output) {
@@ -163,6 +176,10 @@ void SwitchCore::enqueue(int input, const Flit& f) {
   const int q = queue_of(f);
   const bool was_empty = queues_[input].empty(q);
   queues_[input].push(q, f);
+  if (pm_classes_ && f.vc >= p_.vcs) {  // a response waits: no request's match may hold it back
+    ++pm_rsp_in_[input];
+    ++pm_rsp_out_[f.out];
+  }
   if (queued_[input]++ == 0) set_bit(active_.row(0), input);
   ++total_queued_;
   if (was_empty) on_front_changed(input, q);
@@ -289,7 +306,9 @@ void SwitchCore::tick(uint64_t t) {
       route_in(i, f, t);
     }
   }
-  // 4-8. Allocation and crossbar.
+  // 4-8. Allocation and crossbar. Packet mode: the pairs matched before this cycle whose packet
+  // flows (a switch that slept had nothing queued, so every match ended in the first cycle it slept).
+  if (pm_) collect_matched(t > accounted_until_);
   if (p_.queueing == Queueing::kVc && va_requests_) allocate_vcs(t);
   if (total_queued_) {
     build_requests(t);
@@ -304,6 +323,7 @@ void SwitchCore::tick(uint64_t t) {
         match_[i] = -1;
       }
     }
+    if (pm_ && !pm_serving_.empty()) serve_locked(t, in_window);
     if (in_window) {
       const uint64_t* s = stall_.row(0);
       for (int w = 0; w < words_; ++w)

@@ -88,7 +88,10 @@ class SwitchCore {
   void build_requests(uint64_t t);
   void drop_unready_outputs(uint64_t t);
   int pick_vc(int input, int output) const;
-  void commit(int input, int output, uint64_t t);
+  void commit(int input, int output, uint64_t t) { commit_lane(input, output, pick_vc(input, output), t); }
+  // Moves the front flit of input lane `lane` (its VC; in voq the queue of `output` on that VC)
+  // through the crossbar to `output`.
+  void commit_lane(int input, int output, int lane, uint64_t t);
   void update_credit_bits(int output);
   void account_window(uint64_t from, uint64_t to);
   bool can_use_output_vc(int input, int output, int vc) const;
@@ -97,6 +100,11 @@ class SwitchCore {
     return !cmd_ || !f.head() || out_cmd_[output].available(vc) >= f.msgs;
   }
   void filter_cmd_requests(int input, uint64_t* row, uint64_t* stall);
+  // Packet mode (switch_packet_mode.cpp).
+  void lock_pair(int input, int output, int lane);
+  void unlock_pair(int input, int output);
+  void collect_matched(bool slept);
+  void serve_locked(uint64_t t, bool in_window);
   void update_cmd_low(int output);
   // Step 3: a flit leaving the routing stage gets its output port (a head chooses among its
   // destination's routes, the body follows it) and joins its queue unless its packet is not
@@ -174,6 +182,19 @@ class SwitchCore {
   std::vector<BitMatrix> held_by_;      // per VC, row i: output VCs held by input i
   std::vector<DelayLine<Flit>> egress_;  // per output: allocation + crossbar + egress stages
   uint64_t egress_flits_ = 0;
+
+  // Packet mode: per input the output it is matched to (-1 = none) and the input lane of the
+  // packet that matched them; rows of the matched inputs and outputs.
+  bool pm_ = false;
+  std::vector<int> pm_out_, pm_lane_;
+  BitMatrix pm_in_, pm_outs_;
+  std::vector<int> pm_serving_;  // the matches that hold in this cycle (their packet flows)
+  int pm_matches_ = 0;
+  // With message classes (transactions): response flits queued per input and per output they
+  // are bound for. A request's match does not hold while a response waits for its input or its
+  // output (UALink: responses are never blocked by requests).
+  bool pm_classes_ = false;
+  std::vector<uint32_t> pm_rsp_in_, pm_rsp_out_;
 
   // Allocation scratch (reused every cycle).
   BitMatrix req_, req_t_, stall_, any_;

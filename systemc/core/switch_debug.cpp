@@ -24,6 +24,7 @@ std::string SwitchCore::dump_state(uint64_t t) const {
         << int(f.vc) << (f.head() ? " head" : " body") << (f.tail() ? "+tail" : "");
       ++fronts;
     }
+    if (pm_ && pm_out_[i] >= 0) s << "; matched to output " << pm_out_[i] << " until its packet's tail (packet mode)";
     s << "\n";
   }
   for (int o = 0; o < n_; ++o) {

@@ -33,6 +33,9 @@ struct SwitchParams {
   Queueing queueing = Queueing::kVoq;
   std::string allocator;
   int allocator_iterations = 0;
+  // Packet mode (doc/architecture.md "Packet mode"): an input stays matched to the output its
+  // packet is crossing to, the allocator skipping both, for as long as the packet flows.
+  bool packet_mode = false;
   int routing_cycles = 0;
   int vc_alloc_cycles = 0;  // only in `vc` queueing
   int sw_alloc_cycles = 0;

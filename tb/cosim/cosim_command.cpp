@@ -45,6 +45,9 @@ void check_modelled(const config::Config& c) {
                                 ": the co-simulation does not model faults, the data-link layer or partitions; "
                                 "leave it at its default " + p.default_text + " (doc/cosim.md)");
   }
+  if (c.sw.packet_mode)
+    throw config::ConfigError("switch.packet_mode = true: the reference RTL allocates flit by flit (packet mode is "
+                              "not in rtl_ref/); leave it at its default false (doc/cosim.md)");
   // The sources enforce the cap from the output each credit names, which the RTL's credit word
   // does not carry.
   if (c.sw.shared_buffer_output_cap != 0)

@@ -28,15 +28,19 @@ TEST(Conservation, LongRandomRunsLoseAndDuplicateNothing) {
       {"voq-incast", {{"traffic.pattern", "incast"}, {"traffic.incast_target", "5"}, {"traffic.rate", "0.3"}}},
       {"voq-1vc-permutation", {{"switch.vcs", "1"}, {"traffic.pattern", "permutation"}, {"traffic.packet_flits", "4"}, {"traffic.rate", "1.0"}}},
   };
-  for (const Case& k : cases) {
-    auto sets = base;
-    sets.insert(sets.end(), k.sets.begin(), k.sets.end());
-    auto f = run_plain(make_config("", sets));
-    const auto& r = f->endpoints().result();
-    EXPECT_TRUE(top::check_drained(*f).empty()) << k.name << ": " << top::check_drained(*f)[0];
-    EXPECT_EQ(r.packets_created, r.packets_delivered) << k.name;
-    EXPECT_EQ(r.flits_created, r.flits_delivered) << k.name;
-    EXPECT_GT(r.packets_created, 1000u) << k.name;
+  for (const char* packet_mode : {"false", "true"}) {
+    for (const Case& k : cases) {
+      auto sets = base;
+      sets.insert(sets.end(), k.sets.begin(), k.sets.end());
+      sets.emplace_back("switch.packet_mode", packet_mode);
+      const std::string name = std::string(k.name) + (packet_mode[0] == 't' ? " (packet mode)" : "");
+      auto f = run_plain(make_config("", sets));
+      const auto& r = f->endpoints().result();
+      EXPECT_TRUE(top::check_drained(*f).empty()) << name << ": " << top::check_drained(*f)[0];
+      EXPECT_EQ(r.packets_created, r.packets_delivered) << name;
+      EXPECT_EQ(r.flits_created, r.flits_delivered) << name;
+      EXPECT_GT(r.packets_created, 1000u) << name;
+    }
   }
 }
 

@@ -48,6 +48,14 @@ TEST(TxnDeadlock, OneVcAndStrictOrderNeverDeadlock) {
   saturate({{"switch.ports", "16"}, {"switch.vcs", "1"}, {"tl.strict_order", "true"}, {"txn.mix", "read:1,writefull:1"}});
 }
 
+// Packet mode holds an input and an output for a packet only while it flows, and a request's
+// hold yields to responses: through the smallest buffers it deadlocks no more than flit mode.
+TEST(TxnDeadlock, PacketModeNeverDeadlocks) {
+  saturate({{"switch.packet_mode", "true"}, {"txn.mix", "read:2,write:2,atomic_r:1"}, {"txn.sizes", "64:1,256:2,1024:1"}});
+  saturate({{"switch.packet_mode", "true"}, {"switch.ports", "16"}, {"switch.vcs", "1"}, {"tl.strict_order", "true"},
+            {"txn.mix", "read:1,writefull:1"}});
+}
+
 struct Outcome {
   Status status;
   uint64_t cycle;
