@@ -69,6 +69,10 @@ std::vector<ParamSpec> build_table() {
                          "outside allocation, for as long as the packet's flits flow (packet-mode iSLIP/PIM; "
                          "a request's match yields to waiting responses). false = every flit is allocated on its "
                          "own, as the reference RTL and BookSim do."));
+  t.push_back(bool_param("switch.speculative", [](Config& c) -> bool& { return c.sw.speculative; }, false,
+                         "Speculative switch allocation (vc queueing only): a head in VC allocation also requests "
+                         "the crossbar in the same cycle, below every non-speculative request; a grant to a head "
+                         "whose VC allocation failed is lost (Peh and Dally 2001, BookSim's speculative = 1)."));
   t.push_back(int_list_param("switch.routing_table", [](Config& c) -> std::vector<int>& { return c.sw.routing_table; },
                              "[]", 0, 1023,
                              "Output port for each destination endpoint id, in id order; empty = identity."));

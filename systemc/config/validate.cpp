@@ -215,6 +215,11 @@ void validate(Config& c) {
   if (c.traffic.injection_queues != traffic::InjectionQueues::kFifo && transactions)
     fail("endpoint.injection_queues = per_destination with traffic.kind = transactions: the accelerators have "
          "their own transmitters; expected fifo");
+  if (c.sw.speculative && c.sw.queueing != core::Queueing::kVc)
+    fail(std::string("switch.speculative = true with switch.queueing = ") +
+         (c.sw.queueing == core::Queueing::kFifo ? "fifo" : "voq") +
+         ": speculation overlaps VC allocation with switch allocation, and only vc queueing allocates VCs; "
+         "expected switch.queueing = vc or switch.speculative = false");
   if (c.sw.queueing == core::Queueing::kFifo && c.sw.vcs > 1 && c.sw.vc_buffer_flits < 1)
     fail("switch.vc_buffer_flits must be at least 1");
   resolve_link_faults(c);

@@ -37,6 +37,8 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   if (p_.vc_classes == 2 && p_.dateline_ports.size() != static_cast<size_t>(n_))
     throw std::invalid_argument("SwitchCore: one dateline flag per port expected");
   allocator_ = make_allocator(p_.allocator, n_, p_.allocator_iterations);
+  if (p_.speculative && p_.queueing != Queueing::kVc)
+    throw std::invalid_argument("SwitchCore: speculative allocation needs vc queueing");
   in_links_.assign(n_, nullptr);
   out_links_.assign(n_, nullptr);
 
@@ -106,6 +108,13 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   req_outputs_.reserve(n_);
   match_.assign(n_, -1);
   stats_.resize(n_);
+  spec_ = p_.speculative;
+  if (spec_) {
+    spec_allocator_ = make_allocator(p_.allocator, n_, p_.allocator_iterations);
+    granted_in_.resize(1, n_);
+    granted_out_.resize(1, n_);
+    spec_vcs_.assign(n_, 0);
+  }
   pm_ = p_.packet_mode;
   if (pm_) {
     pm_out_.assign(n_, -1);
@@ -311,18 +320,27 @@ void SwitchCore::tick(uint64_t t) {
   if (pm_) collect_matched(t > accounted_until_);
   if (p_.queueing == Queueing::kVc && va_requests_) allocate_vcs(t);
   if (total_queued_) {
+    if (spec_) {
+      granted_in_.clear_row(0);
+      granted_out_.clear_row(0);
+    }
     build_requests(t);
     if (!req_inputs_.empty()) {
       ++stats_.allocation_rounds;
       allocator_->allocate(AllocRequest{&req_, &req_t_, &req_inputs_, &req_outputs_}, match_);
       for (int i : req_inputs_) {
         if (match_[i] < 0) continue;
+        if (spec_) {
+          set_bit(granted_in_.row(0), i);
+          set_bit(granted_out_.row(0), match_[i]);
+        }
         if (in_window) ++stats_.xbar_flits[match_[i]];
         commit(i, match_[i], t);
         if (filtering_) credit_sent_at_[static_cast<size_t>(i)] = t;
         match_[i] = -1;
       }
     }
+    if (spec_) speculate(t, in_window);  // after the non-speculative grants, which win
     if (pm_ && !pm_serving_.empty()) serve_locked(t, in_window);
     if (in_window) {
       const uint64_t* s = stall_.row(0);

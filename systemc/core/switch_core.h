@@ -104,6 +104,9 @@ class SwitchCore {
   void lock_pair(int input, int output, int lane);
   void unlock_pair(int input, int output);
   void collect_matched(bool slept);
+  // Speculation (switch_speculative.cpp).
+  void speculate(uint64_t t, bool in_window);
+  void build_spec_requests(uint64_t t);
   void serve_locked(uint64_t t, bool in_window);
   void update_cmd_low(int output);
   // Step 3: a flit leaving the routing stage gets its output port (a head chooses among its
@@ -196,7 +199,15 @@ class SwitchCore {
   bool pm_classes_ = false;
   std::vector<uint32_t> pm_rsp_in_, pm_rsp_out_;
 
-  // Allocation scratch (reused every cycle).
+  // Speculative allocation (vc queueing): its own allocator (own round-robin state), the inputs
+  // and outputs the non-speculative allocation matched this cycle, and per input the VCs whose
+  // head asked speculatively.
+  bool spec_ = false;
+  std::unique_ptr<Allocator> spec_allocator_;
+  BitMatrix granted_in_, granted_out_;
+  std::vector<uint32_t> spec_vcs_;
+
+    // Allocation scratch (reused every cycle).
   BitMatrix req_, req_t_, stall_, any_;
   std::vector<int> req_inputs_, req_outputs_, match_;
 

@@ -36,6 +36,9 @@ struct SwitchParams {
   // Packet mode (doc/architecture.md "Packet mode"): an input stays matched to the output its
   // packet is crossing to, the allocator skipping both, for as long as the packet flows.
   bool packet_mode = false;
+  // Speculative switch allocation (vc queueing; doc/architecture.md "Speculation"): a head in VC
+  // allocation also requests the crossbar in the same cycle, after the non-speculative requests.
+  bool speculative = false;
   int routing_cycles = 0;
   int vc_alloc_cycles = 0;  // only in `vc` queueing
   int sw_alloc_cycles = 0;

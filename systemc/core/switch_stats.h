@@ -17,6 +17,8 @@ struct SwitchStats {
   std::vector<uint64_t> received_flits;         // per input: flits arrived on its link
   std::vector<uint64_t> sent_flits;             // per output: flits through the crossbar
   uint64_t allocation_rounds = 0;               // cycles in which the allocator ran
+  uint64_t speculative_grants = 0;              // speculative grants used (a head crossed in its VA cycle)
+  uint64_t speculative_wasted = 0;              // speculative grants to heads whose VC allocation failed
   // Partitions and port faults (doc/reliability.md), per input port, whole run.
   std::vector<uint64_t> protection_violations;  // request messages rejected: target in another pod
   std::vector<uint64_t> target_aborts;          // request messages rejected: target port down

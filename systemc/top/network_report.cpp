@@ -85,6 +85,12 @@ void register_switch_stats(stats::Registry& reg, const network::Network& net) {
     const std::string p = net.switches() == 1 ? "switch." : "switch" + std::to_string(s) + ".";
     reg.counter(p + "grants", &st.grants, "flits", "flits through the crossbar, whole run");
     reg.counter(p + "allocation_rounds", &st.allocation_rounds, "cycles", "cycles in which the allocator ran");
+    if (net.sw(s).params().speculative) {
+      reg.counter(p + "speculative_grants", &st.speculative_grants, "flits",
+                  "speculative grants that moved a head in its VC-allocation cycle, whole run");
+      reg.counter(p + "speculative_wasted", &st.speculative_wasted, "grants",
+                  "speculative grants lost to heads whose VC allocation failed, whole run");
+    }
     reg.per_port(p + "xbar_flits", &st.xbar_flits, "flits", "per output, measurement window");
     reg.per_port(p + "credit_stall_cycles", &st.credit_stall_cycles, "cycles",
                  "per output: a flit waited for it and it had no downstream credit (window)");
