@@ -13,10 +13,12 @@ else
 fi
 cd "${UPSWITCH_BUILD_DIR:-build}"
 skip=()
-# Under the sanitizers the 72-rank collective tests and the two NVL72 rack transaction tests take
-# 40-100 s or more each; they run in the release suite, and UPSWITCH_ASAN_ALL=1 runs them here too.
+# Under the sanitizers the 72-rank collective tests, the two NVL72 rack transaction tests and the
+# 72-port packet-mode saturation sweeps take 40-100 s or more each; they run in the release suite
+# (the packet-mode code itself runs under the sanitizers in PacketMode.*, Conservation.* and
+# TxnDeadlock.*), and UPSWITCH_ASAN_ALL=1 runs them here too.
 if [ "${UPSWITCH_SANITIZE:-0}" = 1 ] && [ "${UPSWITCH_ASAN_ALL:-0}" != 1 ]; then
-  skip=(-E '^(CollCorrectness\.EveryTypeAndOpOn72Ranks|CollCorrectness\.EveryReductionTypeAndOpOnSmallGroups|CollBandwidth\.InSwitchOverRingAt72RanksIsAtLeastOnePointEight|NetworkColl\.Nvl72RackInSwitchAllReduce|NetworkTxn\.Nvl72RackPairBandwidthIsAtLeast17TimesOnePlane|NetworkSwitchDown\.Nvl72RackLosingAChipCostsAnEighteenth)$')
+  skip=(-E '^(CollCorrectness\.EveryTypeAndOpOn72Ranks|CollCorrectness\.EveryReductionTypeAndOpOnSmallGroups|CollBandwidth\.InSwitchOverRingAt72RanksIsAtLeastOnePointEight|NetworkColl\.Nvl72RackInSwitchAllReduce|NetworkTxn\.Nvl72RackPairBandwidthIsAtLeast17TimesOnePlane|NetworkSwitchDown\.Nvl72RackLosingAChipCostsAnEighteenth|PacketModeSaturation\.[A-Za-z]+)$')
 fi
 # Long fidelity tests (label `long`, minutes each) run only with UPSWITCH_LONG=1; the normal suite
 # has a bounded version of each (README "Tests").

@@ -90,6 +90,30 @@ def main():
         ok &= row(rows, f"link at {gbps} GB/s, saturated single flow: flits/cycle", f"{ref:.4f}", f"{acc:.4f}", "±0.5%",
                   abs(acc - ref) <= 0.005 * ref)
 
+    # Speculation: 1 VC, 1-flit packets, vc queueing, 1-cycle stages, under a permutation. A head
+    # is allocated its VC the cycle after the packet ahead of it crossed and crosses Va = 1 cycle
+    # later (0.5 per input) or, speculating, in its VC-allocation cycle (1.0).
+    spec = ["switch.ports=16", "switch.queueing=vc", "switch.vcs=1", "switch.vc_buffer_flits=64",
+            "switch.shared_buffer_flits=0", "switch.routing_cycles=1", "switch.vc_alloc_cycles=1",
+            "switch.sw_alloc_cycles=1", "switch.xbar_cycles=1", "switch.egress_cycles=0", "link.latency_cycles=1",
+            "link.credit_delay_cycles=1", "link.gbytes_per_s=0", "endpoint.rx_vc_flits=64",
+            "endpoint.rx_shared_flits=0", "traffic.packet_flits=1", "traffic.pattern=shift", "traffic.rate=1.0",
+            "sim.measure_cycles=20000"]
+    for on, ref in (("false", 0.5), ("true", 1.0)):
+        acc = run(a.bin, spec + [f"switch.speculative={on}"])["throughput"]["accepted"]
+        ok &= row(rows, f"VA round trip, 1 VC, permutation, speculative={on}: flits/cycle", f"{ref:.3f}",
+                  f"{acc:.4f}", "±1%", abs(acc - ref) <= 0.01 * ref)
+
+    # Packet mode: VOQ with 4-flit packets keeps the single-flit saturation (default preset).
+    one = run(a.bin, ["traffic.rate=1.0", "traffic.packet_flits=1"])["throughput"]["accepted"]
+    for alloc in ("islip", "wavefront"):
+        acc = run(a.bin, ["traffic.rate=1.0", f"switch.allocator={alloc}", "switch.packet_mode=true"])
+        acc = acc["throughput"]["accepted"]
+        ref = one if alloc == "islip" else run(a.bin, ["traffic.rate=1.0", f"switch.allocator={alloc}",
+                                                      "traffic.packet_flits=1"])["throughput"]["accepted"]
+        ok &= row(rows, f"VOQ + {alloc}, default preset, 4-flit packets in packet mode: saturation",
+                  f"{ref:.4f} (1-flit)", f"{acc:.4f}", "±0.03", abs(acc - ref) <= 0.03)
+
     # Zero-load latency of the default configuration, against the sum of its stages.
     s = run(a.bin, ["traffic.rate=0.0005", "traffic.pattern=shift", "sim.warmup_cycles=0", "sim.measure_cycles=400000"])
     c = s["config"]
