@@ -44,6 +44,11 @@ uint64_t PageStore::hash(const uint8_t* page) {
 }
 
 uint8_t* PageStore::share(uint8_t* page, bool& shared) {
+  static const uint8_t zeros[kPageBytes] = {};
+  if (std::memcmp(page, zeros, kPageBytes) == 0) {  // kept: see page_store.h
+    shared = false;
+    return page;
+  }
   const uint64_t h = hash(page);
   const auto [it, fresh] = by_hash_.emplace(h, page);
   if (fresh) {

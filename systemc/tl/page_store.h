@@ -27,7 +27,10 @@ class PageStore {
   // A private page whose bytes were just written in full: returns the page to map from now on,
   // read-only: an existing shared page with the same bytes (`page` is given back), or `page`
   // itself, now shared with one holder. When another page with the same hash but other bytes is
-  // shared already, returns `page` unchanged and still private (`shared` false).
+  // shared already, or the page holds only zeros, returns `page` unchanged and still private
+  // (`shared` false). Zeros are not shared so that buffers a workload moves without data (its
+  // collectives carry zeros) keep the footprint sim.memory_limit_gib's estimate
+  // (config/memory_estimate.h) describes.
   uint8_t* share(uint8_t* page, bool& shared);
   // A holder of shared `page` is about to write to it: returns a private page with its bytes
   // (`page` itself when the caller was its only holder).
