@@ -8,8 +8,8 @@ rate (traffic.kind = transactions) and a packet run at the same flit load, so th
 transaction layer (messages, memory, tags) shows beside the bare switch.
 
 The `collectives` set runs a 72-rank 16 MiB all-reduce in the switch (NVLS-style) and on a ring
-with `upswitch coll` and reports wall time beside simulated time (results not checked, as in
-nccl-tests' -c 0; the tests check them).
+with `upswitch coll` and reports wall time and peak memory beside simulated time, without the
+result check (as nccl-tests' -c 0) and, for the switch, with it, to show what the check costs.
 
 The `networks` set runs many-switch topologies (issue 18): the GB200 NVL72 rack (72 GPUs on 18
 switch planes) with uniform packets at half the link rate, the 128-accelerator UALink pod and
@@ -120,14 +120,17 @@ def run_transactions(binary, cycles, kernel):
     return [txn, same]
 
 
-COLLECTIVES = [("allreduce-switch-72x16MiB", "switch"), ("allreduce-ring-72x16MiB", "ring")]
+# (name, algorithm, results checked against the host reference): the checked run shows what the
+# check costs beside the same run without it.
+COLLECTIVES = [("allreduce-switch-72x16MiB", "switch", False), ("allreduce-switch-72x16MiB-checked", "switch", True),
+               ("allreduce-ring-72x16MiB", "ring", False)]
 
 
-def run_collective(binary, name, algo, ranks=72, size="16M"):
+def run_collective(binary, name, algo, check=False, ranks=72, size="16M"):
     """One `upswitch coll` point; returns its row with wall time, simulated time and peak RSS."""
     with tempfile.TemporaryDirectory() as out:
-        args = [binary, "coll", "--quiet", "--no-check", "--jobs", "1", "--out", out, "--ranks", str(ranks),
-                "--algo", algo, "-b", size, "-e", size]
+        args = [binary, "coll", "--quiet", "--jobs", "1", "--out", out, "--ranks", str(ranks),
+                "--algo", algo, "-b", size, "-e", size] + ([] if check else ["--no-check"])
         wall, rss = timed(name, args)
         row = json.load(open(os.path.join(out, "coll.json")))["rows"][0]
     return {
@@ -137,6 +140,7 @@ def run_collective(binary, name, algo, ranks=72, size="16M"):
         "simulated_ns_per_second": row["time_us"] * 1000.0 / wall if wall > 0 else None,
         "cycles_per_second": row["cycles"] / wall if wall > 0 else None,
         "busbw_gbytes_per_s": row["busbw_gbytes_per_s"], "peak_rss_mib": rss,
+        "checked": check, "wrong": row["wrong"],
     }
 
 
@@ -186,9 +190,9 @@ def main():
             print(f"[bench] {name}", file=sys.stderr)
             rows.append(run_one(a.bin, name, sets, cycles, a.kernel))
     if a.which in ("collectives", "all"):
-        for name, algo in COLLECTIVES:
+        for name, algo, check in COLLECTIVES:
             print(f"[bench] {name}", file=sys.stderr)
-            rows.append(run_collective(a.bin, name, algo))
+            rows.append(run_collective(a.bin, name, algo, check))
     version = subprocess.run([a.bin, "--version"], capture_output=True, text=True).stdout.strip()
     result = {"upswitch": version, "cpu": os.uname().machine, "nproc": os.cpu_count(), "runs": rows}
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
-#include "traffic/rng.h"
+#include "coll/input_pages.h"
 
 namespace upswitch::coll {
 namespace {
@@ -54,16 +55,6 @@ uint64_t int_reduce(tl::RedType t, tl::RedOp op, const std::vector<uint64_t>& v)
     }
   }
   return acc;
-}
-
-void store_float(tl::RedType t, double v, uint8_t* p) {
-  switch (t) {
-    case tl::RedType::kF32: { const float f = static_cast<float>(v); std::memcpy(p, &f, 4); break; }
-    case tl::RedType::kF64: std::memcpy(p, &v, 8); break;
-    case tl::RedType::kF16: { const uint16_t h = tl::f32_to_f16(static_cast<float>(v)); std::memcpy(p, &h, 2); break; }
-    case tl::RedType::kBF16: { const uint16_t h = tl::f32_to_bf16(static_cast<float>(v)); std::memcpy(p, &h, 2); break; }
-    default: break;
-  }
 }
 
 struct Checker {
@@ -200,19 +191,10 @@ double final_roundoff(tl::RedType t, Algorithm a) {
 }
 
 void fill_inputs(top::TxnFabric& f, const CollectiveRun& r, uint64_t seed) {
-  const int e = tl::red_type_bytes(r.spec.type);
-  std::vector<uint8_t> buf(r.layout.in_bytes);
-  for (size_t i = 0; i < r.spec.ranks.size(); ++i) {
-    traffic::Rng rng(seed, static_cast<uint64_t>(r.spec.ranks[i]) + 1);
-    for (uint64_t k = 0; k + static_cast<uint64_t>(e) <= buf.size(); k += static_cast<uint64_t>(e)) {
-      const uint64_t x = rng.next();
-      if (tl::red_is_float(r.spec.type))
-        store_float(r.spec.type, (static_cast<double>(x % 2048) - 1024.0) / 1024.0, buf.data() + k);
-      else
-        std::memcpy(buf.data() + k, &x, static_cast<size_t>(e));
-    }
-    f.endpoints().memory(r.spec.ranks[i]).write(r.layout.in, buf.data(), buf.size());
-  }
+  for (int rank : r.spec.ranks)
+    f.endpoints().memory(rank).generate(
+        r.layout.in, r.layout.in + r.layout.in_bytes,
+        std::make_shared<InputPages>(r.spec.type, seed, rank, r.layout.in, r.layout.in_bytes));
 }
 
 CheckResult check_results(const top::TxnFabric& f, const CollectiveRun& r) {

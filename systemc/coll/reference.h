@@ -11,8 +11,9 @@
 
 namespace upswitch::coll {
 
-// Writes rank i's input (layout.in, in_bytes) into every rank's memory: values from `seed`,
-// floats in [-1, 1) on a 1/1024 grid, integers over their whole range.
+// Gives every rank its input (layout.in, in_bytes): values from `seed`, floats in [-1, 1) on a
+// 1/1024 grid, integers over their whole range (coll/input_pages.h). The bytes read as if written
+// there; they are computed when read and take memory only where written over.
 void fill_inputs(top::TxnFabric& f, const CollectiveRun& r, uint64_t seed);
 
 struct CheckResult {

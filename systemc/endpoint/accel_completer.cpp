@@ -143,13 +143,13 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {  // p: the e
   }
   uint64_t ser = 0;
   if (m.status == tl::Status::kOkay) {
-    if (observer_) observer_->executed(p, m, port.memory.peek(off));
+    if (observer_) observer_->executed(p, m, port.memory.peek(off, static_cast<uint64_t>(m.len)));
     const auto bpc = static_cast<uint64_t>(ap_.mem_bytes_per_cycle);
     ser = (m.len * static_cast<uint64_t>(port.nports) + bpc - 1) / bpc;
     // A synthetic read or write nobody looks at (m.no_data) takes the same time but moves no bytes.
     if (!m.no_data) switch (m.op) {
       case tl::Opcode::kRead:
-        std::memcpy(m.data.data(), port.memory.peek(off), m.len);
+        std::memcpy(m.data.data(), port.memory.peek(off, static_cast<uint64_t>(m.len)), m.len);
         break;
       case tl::Opcode::kWrite:
       case tl::Opcode::kWriteFull: {
@@ -160,6 +160,7 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {  // p: the e
           for (int b = 0; b < m.len; ++b)
             if (m.byte_enabled(b)) mem[b] = m.data[static_cast<size_t>(b)];
         }
+        port.memory.wrote(off, static_cast<uint64_t>(m.len));  // full pages may be shared (tl/page_store.h)
         break;
       }
       case tl::Opcode::kAtomicR:

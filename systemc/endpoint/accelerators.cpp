@@ -83,8 +83,12 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     port.rx_packet.assign(static_cast<size_t>(2 * v_), UINT64_MAX);
     if (synthetic_ && arrival_prob_ > 0 && e < nacc_ && dests_.sends(e)) port.next_arrival = 0;
   }
+  // One page store for every endpoint's memory: pages freed by one are reused by another, and
+  // pages with the same bytes (every rank's copy of a collective's result) are kept once.
+  const auto store = std::make_shared<tl::PageStore>();
   for (int e = 0; e < n_; ++e) {
     Node& node = nodes_[static_cast<size_t>(e)];
+    node.memory = tl::SparseMemory(store);
     if (e >= nacc_ && node.nports != 1) throw std::logic_error("AcceleratorEndpoints: an engine unit has one port");
     const int tags = ap.max_outstanding * node.nports;
     if (tags > UINT16_MAX + 1)

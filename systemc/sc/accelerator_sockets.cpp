@@ -1,7 +1,6 @@
 #include "sc/accelerator_sockets.h"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "sc/atomic_extension.h"
@@ -234,15 +233,10 @@ unsigned int AcceleratorSockets::transport_dbg(int, tlm::tlm_generic_payload& gp
   const uint64_t off = map.offset(addr);
   const uint64_t n = off < map.memory ? std::min<uint64_t>(gp.get_data_length(), map.memory - off) : 0;
   tl::SparseMemory& mem = eps.memory(owner);
-  for (uint64_t done = 0; done < n;) {
-    const uint64_t a = off + done;
-    const uint64_t chunk = std::min(n - done, tl::SparseMemory::kPageBytes - a % tl::SparseMemory::kPageBytes);
-    if (gp.is_read())
-      std::memcpy(data + done, mem.peek(a), chunk);
-    else
-      std::memcpy(mem.bytes(a), data + done, chunk);
-    done += chunk;
-  }
+  if (gp.is_read())
+    mem.read(off, data, n);
+  else
+    mem.write(off, data, n);
   gp.set_response_status(n ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
   return static_cast<unsigned int>(n);
 }

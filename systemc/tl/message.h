@@ -1,11 +1,12 @@
 // One request or response message of the transaction layer, with its real bytes. Messages live
-// in a MessagePool (a slab reused through a free list) and travel as 32-bit handles, so moving a
+// in a MessagePool (blocks reused through a free list) and travel as 32-bit handles, so moving a
 // transaction through the fabric allocates nothing once the pool has grown to the number of
 // messages in flight.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -83,30 +84,34 @@ class MessagePool {
  public:
   uint32_t acquire() {
     if (free_.empty()) {
-      slab_.emplace_back();
+      if (size_ % kBlock == 0) blocks_.push_back(std::make_unique<Message[]>(kBlock));
       ++in_use_;
-      return static_cast<uint32_t>(slab_.size() - 1);
+      return static_cast<uint32_t>(size_++);
     }
     const uint32_t h = free_.back();
     free_.pop_back();
-    slab_[h].reset_header();  // the bytes are always written before they are read
+    (*this)[h].reset_header();  // the bytes are always written before they are read
     ++in_use_;
     return h;
   }
   void release(uint32_t h) {
-    if (h >= slab_.size()) throw std::logic_error("MessagePool: bad handle");
+    if (h >= size_) throw std::logic_error("MessagePool: bad handle");
     free_.push_back(h);
     --in_use_;
   }
-  Message& operator[](uint32_t h) { return slab_[h]; }
-  const Message& operator[](uint32_t h) const { return slab_[h]; }
+  Message& operator[](uint32_t h) { return blocks_[h / kBlock][h % kBlock]; }
+  const Message& operator[](uint32_t h) const { return blocks_[h / kBlock][h % kBlock]; }
   size_t in_use() const { return in_use_; }
-  size_t capacity() const { return slab_.size(); }
+  size_t capacity() const { return size_; }  // messages ever made: the most in flight at once
 
  private:
-  // Growing may move messages: hold no Message& across acquire().
-  std::vector<Message> slab_;
+  // Messages live in blocks that are never moved or reallocated: growing the pool to the number
+  // of messages in flight (300,000 for a 72-rank in-switch collective) copies nothing and never
+  // holds an old and a new copy of the slab at once.
+  static constexpr size_t kBlock = 1024;
+  std::vector<std::unique_ptr<Message[]>> blocks_;
   std::vector<uint32_t> free_;
+  size_t size_ = 0;
   size_t in_use_ = 0;
 };
 

@@ -21,7 +21,7 @@ void PageSlabs::Unmap::operator()(uint8_t* p) const {
 }
 
 void PageSlabs::grow() {
-  // Start small (64 KiB) and double up to 2 MiB, so an accelerator whose memory is barely written
+  // Start small (64 KiB) and double up to 2 MiB, so a fabric whose memories are barely written
   // (tests, small collectives) holds little.
   const size_t bytes = slabs_.empty() ? size_t{64} << 10 : std::min(kSlabBytes, 2 * last_bytes_);
   uint8_t* p = nullptr;

@@ -1,7 +1,8 @@
-// Zeroed 4 KiB pages for SparseMemory, carved from slabs of 64 KiB doubling up to 2 MiB; the kernel
-// may back each 2 MiB slab with one transparent huge page (Linux: mmap + madvise(MADV_HUGEPAGE); elsewhere, or when that
-// fails, zeroed heap memory). A workload that writes a few MiB per accelerator at random then
-// costs a handful of page faults per accelerator instead of one per 4 KiB (doc/performance.md).
+// Zeroed 4 KiB pages for the page store behind the sparse memories (tl/page_store.h), carved
+// from slabs of 64 KiB doubling up to 2 MiB; the kernel may back each 2 MiB slab with one
+// transparent huge page (Linux: mmap + madvise(MADV_HUGEPAGE); elsewhere, or when that fails,
+// zeroed heap memory). A workload that writes a few MiB per accelerator at random then costs a
+// handful of page faults per accelerator instead of one per 4 KiB (doc/performance.md).
 #pragma once
 
 #include <cstddef>
