@@ -2,6 +2,7 @@
 // them so that a 72-port decision costs a few word operations, not a loop over ports.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -1,6 +1,7 @@
 // SwitchCore: requests, VC allocation, VC choice and the commit of a grant.
 #include <algorithm>
 
+#include "core/request_rows.h"
 #include "core/switch_core.h"
 
 namespace upswitch::core {
@@ -95,17 +96,10 @@ void SwitchCore::build_requests(uint64_t t) {
         }
         ivc_eligible_[i] = eligible;
       }
-      if (any_bit(row, words_)) {
-        req_inputs_.push_back(i);
-        for (int k = 0; k < words_; ++k) any[k] |= row[k];
-        if (transpose)
-          for (int k = 0; k < words_; ++k)
-            for (uint64_t r = row[k]; r; r &= r - 1) set_bit(req_t_.row((k << 6) + __builtin_ctzll(r)), i);
-      }
+      if (any_bit(row, words_)) add_request_row(i, row, words_, transpose, req_t_, req_inputs_, any);
     }
   }
-  for (int k = 0; k < words_; ++k)
-    for (uint64_t r = any[k]; r; r &= r - 1) req_outputs_.push_back((k << 6) + __builtin_ctzll(r));
+  list_requested_outputs(any, words_, req_outputs_);
   if (paced_) drop_unready_outputs(t);
 }
 

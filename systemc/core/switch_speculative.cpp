@@ -6,6 +6,7 @@
 // allocator over the inputs and outputs the non-speculative allocation left unmatched, so a
 // non-speculative request always wins. A grant to a head that has its VC and a credit moves it;
 // a grant to a head without a VC is lost, as in hardware.
+#include "core/request_rows.h"
 #include "core/switch_core.h"
 
 namespace upswitch::core {
@@ -46,16 +47,10 @@ void SwitchCore::build_spec_requests(uint64_t t) {
         asked |= 1U << vc;
       }
       spec_vcs_[static_cast<size_t>(i)] = asked;
-      if (!asked) continue;
-      req_inputs_.push_back(i);
-      for (int k = 0; k < words_; ++k) any[k] |= row[k];
-      if (transpose)
-        for (int k = 0; k < words_; ++k)
-          for (uint64_t r = row[k]; r; r &= r - 1) set_bit(req_t_.row((k << 6) + __builtin_ctzll(r)), i);
+      if (asked) add_request_row(i, row, words_, transpose, req_t_, req_inputs_, any);
     }
   }
-  for (int k = 0; k < words_; ++k)
-    for (uint64_t r = any[k]; r; r &= r - 1) req_outputs_.push_back((k << 6) + __builtin_ctzll(r));
+  list_requested_outputs(any, words_, req_outputs_);
   if (paced_) drop_unready_outputs(t);
 }
 

@@ -104,6 +104,13 @@ std::string order(const std::vector<Sent>& s) {
   return o;
 }
 
+// The flits left output 2 in the order `want` (one letter per packet), one per cycle from cycle 1.
+void expect_back_to_back(const std::vector<Sent>& got, const std::string& want) {
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(order(got), want);
+  for (size_t k = 0; k < got.size(); ++k) EXPECT_EQ(got[k].cycle, k + 1) << "flit " << k;
+}
+
 // Two inputs send a 4-flit packet each to output 2, on different VCs, from cycle 0. Both heads
 // are queued in cycle 1; the output's grant pointer starts at input 0, so A goes first.
 // Flit by flit, iSLIP alternates between the two held VCs: A B A B A B A B in cycles 1-8. In
@@ -157,9 +164,7 @@ TEST(PacketMode, AMatchEndsWhenThePacketsNextFlitIsNotThere) {
   h.packet(0, 2, 0, 4, 0, 0, 2);
   h.packet(1, 2, 1, 1, 1, 2);
   const auto got = h.run(2, 20);
-  ASSERT_EQ(got.size(), 5u);
-  EXPECT_EQ(order(got), "AABAA");
-  for (size_t k = 0; k < got.size(); ++k) EXPECT_EQ(got[k].cycle, k + 1) << "flit " << k;
+  expect_back_to_back(got, "AABAA");
 }
 
 // Output 2's receiver has 4 slots per VC and returns each credit 5 cycles after the flit arrived
@@ -172,9 +177,7 @@ TEST(PacketMode, AMatchEndsWhenThePacketHasNoCredit) {
   h.packet(0, 2, 0, 6, 0, 0);
   h.packet(1, 2, 1, 2, 1, 3);
   const auto got = h.run(2, 30);
-  ASSERT_EQ(got.size(), 8u);
-  EXPECT_EQ(order(got), "AAAABBAA");
-  for (size_t k = 0; k < got.size(); ++k) EXPECT_EQ(got[k].cycle, k + 1) << "flit " << k;
+  expect_back_to_back(got, "AAAABBAA");
 }
 
 // Transactions (two classes: lane 0 requests, lane 1 responses). A's request packet (4 flits
@@ -187,9 +190,7 @@ TEST(PacketMode, ARequestsMatchYieldsToAWaitingResponse) {
   h.packet(0, 2, 0, 4, 0, 0);
   h.packet(1, 2, 1, 1, 17, 1);
   const auto got = h.run(2, 20);
-  ASSERT_EQ(got.size(), 5u);
-  EXPECT_EQ(order(got), "ARAAA");
-  for (size_t k = 0; k < got.size(); ++k) EXPECT_EQ(got[k].cycle, k + 1) << "flit " << k;
+  expect_back_to_back(got, "ARAAA");
 }
 
 }  // namespace
