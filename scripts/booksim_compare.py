@@ -69,13 +69,14 @@ def tornado_shift(ports):
 
 
 def booksim_config(c, a, load):
-    sw = "separable_input_first" if c["alloc"] == "sepif" else "islip"
+    # BookSim's IQ router builds its allocators without the configuration, so alloc_iters is
+    # ignored there (every iSLIP allocator runs one iteration) unless the name carries the
+    # count: islip(4). The lexer of a configuration file refuses parentheses outside braces, so
+    # the allocators go on the command line, whose parser takes them.
+    sw = "separable_input_first" if c["alloc"] == "sepif" else f"islip({a.islip_iters})"
     lines = {
         "topology": "fly", "k": a.ports, "n": 1, "routing_function": "dest_tag",
         "num_vcs": c["vcs"], "vc_buf_size": 8, "wait_for_tail_credit": 0,
-        # alloc_iters is read by every iSLIP allocator: the VC allocator (islip by default) and
-        # the switch allocator of the iSLIP cases; separable_input_first has one iteration
-        "vc_allocator": a.vc_allocator, "sw_allocator": sw, "alloc_iters": a.islip_iters,
         "speculative": 0, "hold_switch_for_packet": 1 if c["packet_mode"] else 0,
         "routing_delay": a.routing_delay, "vc_alloc_delay": 1, "sw_alloc_delay": 1,
         "st_prepare_delay": 0, "st_final_delay": 1, "credit_delay": 0,
@@ -99,7 +100,8 @@ def booksim_config(c, a, load):
         # saturation: run every sample period instead of aborting at 500 cycles of latency, and
         # report the accepted rate over the periods after the warm-up
         lines["latency_thres"] = -1.0
-    return "".join(f"{k} = {v};\n" for k, v in lines.items())
+    return ("".join(f"{k} = {v};\n" for k, v in lines.items()),
+            [f"vc_allocator={a.vc_allocator}", f"sw_allocator={sw}"])
 
 
 def upswitch_sets(c, a, load):
@@ -132,13 +134,13 @@ NUM = r"([-+0-9.eE]+|nan|-?inf)"
 
 
 def run_booksim(c, a, load):
-    text = booksim_config(c, a, load)
+    text, overrides = booksim_config(c, a, load)
     with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
         f.write(text)
         path = f.name
     try:
         t0 = time.time()
-        p = subprocess.run(["nice", "-n", "10", a.booksim, path],
+        p = subprocess.run(["nice", "-n", "10", a.booksim, path] + overrides,
                            capture_output=True, text=True)
         wall = time.time() - t0
     finally:
@@ -228,10 +230,12 @@ def main():
     ap.add_argument("--routing-delay", type=int, default=1, choices=(0, 1),
                     help="BookSim routing_delay; 0 = lookahead routing (upswitch Rt = 1)")
     ap.add_argument("--vc-allocator", default="islip",
-                    help="BookSim vc_allocator (upswitch's VC allocation is a maximal "
-                         "round-robin one per output; default islip, with --islip-iters)")
+                    help="BookSim vc_allocator (default islip: BookSim's default, one "
+                         "iteration; islip(4) for four; upswitch's VC allocation is a maximal "
+                         "round-robin one per output)")
     ap.add_argument("--islip-iters", type=int, default=4,
-                    help="iSLIP iterations (BookSim alloc_iters, upswitch allocator_iterations)")
+                    help="iSLIP iterations of the switch allocator (BookSim islip(N), upswitch "
+                         "allocator_iterations)")
     ap.add_argument("--sample-period", type=int, default=10000, help="BookSim sample_period")
     ap.add_argument("--measure-cycles", type=int, default=40000, help="upswitch sim.measure_cycles")
     ap.add_argument("--seed", type=int, default=1)
