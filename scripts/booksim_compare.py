@@ -21,7 +21,7 @@ routing: the route is computed upstream) both are 6 cycles, and upswitch gets Rt
 
 Usage:
   scripts/booksim_compare.py --booksim ~/booksim2/src/booksim [--upswitch build/upswitch]
-      [--ports 16] [--loads 0.1,0.3,...] [--routing-delay 1] [--vc-allocator islip]
+      [--ports 72] [--loads 0.1,0.3,...] [--routing-delay 1] [--vc-allocator islip]
       [--cases NAME,...] [--out build/booksim_compare]
 """
 import argparse
