@@ -44,7 +44,7 @@ void SwitchCore::build_requests(uint64_t t) {
   any_.clear_row(0);
   uint64_t* any = any_.row(0);  // OR of all request rows (sized from the port count)
   const uint64_t* act = active_.row(0);
-  // Packet mode: matched inputs and outputs stay out of allocation until their packet's tail.
+  // Packet mode: matched inputs and outputs stay out of allocation while their packet flows.
   const uint64_t* pm_in = pm_ ? pm_in_.row(0) : nullptr;
   const uint64_t* pm_outs = pm_ ? pm_outs_.row(0) : nullptr;
 
