@@ -1,6 +1,7 @@
-// A fixed-latency pipe carrying at most one item per cycle. Every push has the same latency, so
-// items leave in push order: the pipe is a ring FIFO of latency+1 entries, push/pop/next_due are
-// O(1), and nothing is allocated after construction whatever the traffic.
+// A fixed-latency pipe carrying at most `per_cycle` items per cycle (one unless a crossbar with
+// speedup feeds it). Every push has the same latency, so items leave in push order: the pipe is
+// a ring FIFO of (latency+1) * per_cycle entries, push/pop/next_due are O(1), and nothing is
+// allocated after construction whatever the traffic. pop() returns one item per call.
 #pragma once
 
 #include <cstdint>
@@ -12,28 +13,38 @@ namespace upswitch::core {
 template <class T>
 class DelayLine {
  public:
-  explicit DelayLine(uint32_t latency = 1) { reset(latency); }
+  explicit DelayLine(uint32_t latency = 1, uint32_t per_cycle = 1) { reset(latency, per_cycle); }
 
-  void reset(uint32_t latency) {
+  void reset(uint32_t latency, uint32_t per_cycle = 1) {
     latency_ = latency;
-    ring_.assign(latency + 1, Entry{});
-    size_ = latency + 1;
+    per_cycle_ = per_cycle;
+    size_ = (latency + 1) * per_cycle;
+    ring_.assign(size_, Entry{});
     head_ = 0;
     count_ = 0;
-    next_free_due_ = 0;
+    last_due_ = 0;
+    at_last_due_ = 0;
   }
   uint32_t latency() const { return latency_; }
   uint32_t count() const { return count_; }
   bool empty() const { return count_ == 0; }
   // Empty once cycle `t` is over: an item due at `t` is consumed in that cycle by its receiver,
   // whether or not the receiver has run yet, so this answer does not depend on process order.
-  bool empty_after(uint64_t t) const { return count_ == 0 || (count_ == 1 && ring_[head_].due <= t); }
+  // (Items due at one cycle ≤ t are all that is left.)
+  bool empty_after(uint64_t t) const {
+    return count_ == 0 || (ring_[head_].due <= t && ring_[head_].due == ring_[wrap(head_ + count_ - 1)].due);
+  }
 
   // Item sent at cycle `now`; pop(now + latency) returns it.
   void push(uint64_t now, const T& item) {
     const uint64_t due = now + latency_;
-    if (due < next_free_due_) throw std::logic_error("DelayLine: more than one item per cycle");
-    next_free_due_ = due + 1;
+    if (due != last_due_) {
+      if (due < last_due_) throw std::logic_error("DelayLine: an item pushed into the past");
+      last_due_ = due;
+      at_last_due_ = 0;
+    }
+    if (at_last_due_ == per_cycle_) throw std::logic_error("DelayLine: more items in one cycle than it carries");
+    ++at_last_due_;
     ring_[wrap(head_ + count_)] = Entry{due, item};
     ++count_;
   }
@@ -59,10 +70,12 @@ class DelayLine {
     T item{};
   };
   uint32_t latency_ = 1;
+  uint32_t per_cycle_ = 1;
   uint32_t size_ = 2;
   uint32_t head_ = 0;
   uint32_t count_ = 0;
-  uint64_t next_free_due_ = 0;  // a push must be due at or after this cycle
+  uint64_t last_due_ = 0;       // due cycle of the newest push
+  uint32_t at_last_due_ = 0;    // items pushed with that due cycle
   std::vector<Entry> ring_;
 };
 

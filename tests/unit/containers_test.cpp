@@ -41,6 +41,38 @@ TEST(DelayLine, RejectsTwoItemsInOneCycle) {
   EXPECT_THROW(d.push(5, 2), std::logic_error);
 }
 
+// A pipe fed by a crossbar with speedup K carries up to K items per cycle, in push order,
+// against a reference queue; a (K+1)-th item in one cycle is refused.
+TEST(DelayLine, CarriesUpToItsPerCycleCountInPushOrder) {
+  for (uint32_t k : {2u, 3u}) {
+    for (uint32_t lat : {0u, 1u, 4u}) {
+      DelayLine<int> d(lat, k);
+      std::deque<std::pair<uint64_t, int>> expect;
+      traffic::Rng rng(5, lat * 10 + k);
+      int next = 0;
+      for (uint64_t t = 0; t < 400; ++t) {
+        const auto n = static_cast<uint32_t>(rng.unit() * (k + 1));  // 0..k items this cycle
+        for (uint32_t j = 0; j < n; ++j) {
+          d.push(t, next);
+          expect.emplace_back(t + lat, next++);
+        }
+        // Before the receiver runs: empty once the cycle is over iff all that is left is due now.
+        EXPECT_EQ(d.empty_after(t), expect.empty() || expect.back().first == t);
+        int v = -1;
+        while (d.pop(t, v)) {
+          ASSERT_FALSE(expect.empty());
+          EXPECT_EQ(expect.front().first, t);
+          EXPECT_EQ(v, expect.front().second);
+          expect.pop_front();
+        }
+        ASSERT_TRUE(expect.empty() || expect.front().first > t) << "k " << k << " lat " << lat << " t " << t;
+      }
+      for (uint32_t j = 0; j < k; ++j) d.push(1000, j);
+      EXPECT_THROW(d.push(1000, 99), std::logic_error);
+    }
+  }
+}
+
 // The pacer against a continuous-time reference: a backlogged sender starts flit k no earlier
 // than k / rate cycles after its first (minus the one flit of slack the bucket allows), and
 // over a long run sends exactly rate flits per cycle.
