@@ -410,7 +410,7 @@ void TrafficEndpoints::tick(uint64_t t) {
     core::Link* up = to_switch_[p];
     core::Link* down = from_switch_[p];
     core::Credit c;
-    if (!up->credits().empty() && up->receive_credit(t, c)) {
+    while (!up->credits().empty() && up->receive_credit(t, c)) {  // several with crossbar speedup
       src_[p].credits.give(fifo_credits_ ? 0 : c.vc, c.shared);
       if (cap_ && c.shared) {
         uint32_t& used = src_[p].shared_used.at(c.out);

@@ -73,6 +73,17 @@ std::vector<ParamSpec> build_table() {
                          "Speculative switch allocation (vc queueing only): a head in VC allocation also requests "
                          "the crossbar in the same cycle, below every non-speculative request; a grant to a head "
                          "whose VC allocation failed is lost (Peh and Dally 2001, BookSim's speculative = 1)."));
+  t.push_back(int_param("switch.speedup", [](Config& c) -> int& { return c.sw.speedup; }, 1, 1, 8, "x",
+                        "Integer crossbar speedup: allocation rounds per core cycle, so each input sends and each "
+                        "output receives up to this many flits per cycle (a combined input-output queued switch; "
+                        "speedup 2 makes VOQ behave nearly like output queueing). Above 1 each output has a buffer "
+                        "(switch.output_buffer_flits) that its link drains at the link rate."));
+  t.push_back(int_param("switch.output_buffer_flits", [](Config& c) -> int& { return c.sw.output_buffer_flits; }, 64, 1,
+                        1 << 16, "flits",
+                        "With switch.speedup > 1: flits each output can hold between the crossbar and its link, "
+                        "the egress pipeline stages included (a grant reserves its slot); an output whose buffer is "
+                        "full takes no grant. 64 holds two flits a cycle through the default 24-cycle pipeline "
+                        "with room to spare. Unused at speedup 1."));
   t.push_back(int_list_param("switch.routing_table", [](Config& c) -> std::vector<int>& { return c.sw.routing_table; },
                              "[]", 0, 1023,
                              "Output port for each destination endpoint id, in id order; empty = identity."));

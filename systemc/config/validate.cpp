@@ -220,6 +220,11 @@ void validate(Config& c) {
          (c.sw.queueing == core::Queueing::kFifo ? "fifo" : "voq") +
          ": speculation overlaps VC allocation with switch allocation, and only vc queueing allocates VCs; "
          "expected switch.queueing = vc or switch.speculative = false");
+  if (c.sw.speedup > 1 && (c.sw.packet_mode || c.sw.speculative))
+    fail("switch.speedup = " + std::to_string(c.sw.speedup) + " with switch." +
+         (c.sw.packet_mode ? "packet_mode" : "speculative") +
+         " = true: crossbar speedup is modelled with flit-by-flit, non-speculative allocation only; expected "
+         "switch.speedup = 1 or switch." + (c.sw.packet_mode ? "packet_mode" : "speculative") + " = false");
   if (c.sw.queueing == core::Queueing::kFifo && c.sw.vcs > 1 && c.sw.vc_buffer_flits < 1)
     fail("switch.vc_buffer_flits must be at least 1");
   resolve_link_faults(c);

@@ -37,6 +37,10 @@ class Link {
   // Carries the flits through a data-link layer from now on (before any flit is sent).
   void set_data_link(std::unique_ptr<DataLink> dl) { dl_ = std::move(dl); }
   const DataLink* data_link() const { return dl_.get(); }
+  // Before any credit is sent: up to `k` credits may be sent in one cycle (the receiver of a
+  // crossbar with speedup k frees up to k slots per cycle; UALink's UPLI returns 1-4 credits per
+  // port per cycle, facts 1.7).
+  void set_credits_per_cycle(uint32_t k) { credits_.reset(credits_.latency(), k); }
   // From each of these cycles on, the next credit sent is lost (fault injection).
   void set_credit_losses(std::vector<uint64_t> cycles) { credit_losses_ = std::move(cycles); }
   uint64_t credits_lost() const { return credits_lost_; }

@@ -100,16 +100,17 @@ void SwitchCore::build_requests(uint64_t t) {
     }
   }
   list_requested_outputs(any, words_, req_outputs_);
-  if (paced_) drop_unready_outputs(t);
+  if (paced_ || speedup_ > 1) drop_unready_outputs(t);
 }
 
 // Outputs whose link cannot start a flit in this cycle's grant slot take no requests (the grant
 // stands for the flit's link start Sa + X + E cycles later; with a fixed pipeline pacing either
-// point is the same).
+// point is the same). With crossbar speedup the output buffer paces the link instead, and an
+// output whose buffer is full takes no requests.
 void SwitchCore::drop_unready_outputs(uint64_t t) {
   size_t keep_out = 0;
   for (int o : req_outputs_) {
-    if (out_links_[o]->tx_ready(t)) {
+    if (speedup_ > 1 ? obuf_count_[static_cast<size_t>(o)] < obuf_cap_ : out_links_[o]->tx_ready(t)) {
       req_outputs_[keep_out++] = o;
       continue;
     }
@@ -221,12 +222,16 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
   }
   on_front_changed(i, q);
 
-  out_links_[o]->tx_take(t);
-  if (p_.output_pipeline_cycles() == 0) {
-    out_links_[o]->send_flit(t, f);
+  if (speedup_ > 1) {
+    buffer_output(o, t, f);  // the output buffer paces the link
   } else {
-    egress_[o].push(t, f);
-    ++egress_flits_;
+    out_links_[o]->tx_take(t);
+    if (p_.output_pipeline_cycles() == 0) {
+      out_links_[o]->send_flit(t, f);
+    } else {
+      egress_[o].push(t, f);
+      ++egress_flits_;
+    }
   }
   last_grant_ = t;
   ++stats_.grants;

@@ -98,6 +98,17 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   held_.assign(v_, BitMatrix(1, n_));
   held_by_.assign(v_, BitMatrix(n_, n_));
   egress_.assign(n_, DelayLine<Flit>(static_cast<uint32_t>(p_.output_pipeline_cycles())));
+  speedup_ = p_.speedup;
+  if (speedup_ < 1) throw std::invalid_argument("SwitchCore: crossbar speedup below 1");
+  if (speedup_ > 1) {
+    if (p_.output_buffer_flits < 1) throw std::invalid_argument("SwitchCore: crossbar speedup needs an output buffer");
+    if (p_.packet_mode || p_.speculative)
+      throw std::invalid_argument("SwitchCore: crossbar speedup with packet mode or speculation is not modelled");
+    obuf_cap_ = static_cast<uint32_t>(p_.output_buffer_flits);
+    obuf_.assign(static_cast<size_t>(n_) * obuf_cap_, Buffered{0, Flit{}});
+    obuf_head_.assign(static_cast<size_t>(n_), 0);
+    obuf_count_.assign(static_cast<size_t>(n_), 0);
+  }
   for (int o = 0; o < n_; ++o) update_credit_bits(o);
 
   req_.resize(n_, n_);
@@ -134,6 +145,8 @@ void SwitchCore::connect(int port, Link* input, Link* output) {
   in_links_[port] = input;
   out_links_[port] = output;
   paced_ = paced_ || output->tx_paced();
+  // This input frees up to `speedup` buffer slots per cycle, so it may return that many credits.
+  if (speedup_ > 1) input->set_credits_per_cycle(static_cast<uint32_t>(speedup_));
 }
 
 int SwitchCore::queue_of(const Flit& f) const {
@@ -278,10 +291,10 @@ void SwitchCore::tick(uint64_t t) {
   const bool in_window = t >= p_.window_begin && t < p_.window_end;
   if (!total_queued_) last_grant_ = t;  // the watchdog only counts time with flits waiting
 
-  // 1. Downstream credits.
+  // 1. Downstream credits (more than one per cycle from a receiver with crossbar speedup).
   for (int o = 0; o < n_; ++o) {
     Credit c;
-    if (!out_links_[o]->credits().empty() && out_links_[o]->receive_credit(t, c)) {
+    while (!out_links_[o]->credits().empty() && out_links_[o]->receive_credit(t, c)) {
       out_credit_[o].give(c.vc, c.shared);
       if (c.cmds) {
         out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
@@ -324,21 +337,25 @@ void SwitchCore::tick(uint64_t t) {
       granted_in_.clear_row(0);
       granted_out_.clear_row(0);
     }
-    build_requests(t);
-    if (!req_inputs_.empty()) {
+    // With crossbar speedup S, up to S rounds, each on the state the previous one left.
+    for (int round = 0; round < speedup_; ++round) {
+      build_requests(t);
+      if (req_inputs_.empty()) break;
       ++stats_.allocation_rounds;
       allocator_->allocate(AllocRequest{&req_, &req_t_, &req_inputs_, &req_outputs_}, match_);
+      bool granted = false;
       for (int i : req_inputs_) {
-        if (match_[i] < 0) continue;
+        const int o = match_[i];
+        if (o < 0) continue;
         if (spec_) {
           set_bit(granted_in_.row(0), i);
-          set_bit(granted_out_.row(0), match_[i]);
+          set_bit(granted_out_.row(0), o);
         }
-        if (in_window) ++stats_.xbar_flits[match_[i]];
-        commit(i, match_[i], t);
-        if (filtering_) credit_sent_at_[static_cast<size_t>(i)] = t;
+        grant(i, o, pick_vc(i, o), t, in_window);
         match_[i] = -1;
+        granted = true;
       }
+      if (!granted) break;  // nothing changed: another round would find the same requests
     }
     if (spec_) speculate(t, in_window);  // after the non-speculative grants, which win
     if (pm_ && !pm_serving_.empty()) serve_locked(t, in_window);
@@ -356,6 +373,7 @@ void SwitchCore::tick(uint64_t t) {
                           dump_state(t));
   }
   if (discard_pending_) send_discard_credits(t);
+  if (obuf_total_) drain_output_buffers(t);
   // Output pipeline: flits whose allocation + crossbar + egress stages end now leave.
   if (egress_flits_) {
     for (int o = 0; o < n_; ++o) {
@@ -373,7 +391,7 @@ void SwitchCore::tick(uint64_t t) {
 }
 
 uint64_t SwitchCore::next_activity(uint64_t t) const {
-  if (total_queued_ || va_requests_ || discard_pending_) return t + 1;
+  if (total_queued_ || va_requests_ || discard_pending_ || obuf_total_) return t + 1;
   uint64_t next = UINT64_MAX;
   for (int i = 0; i < n_; ++i) {
     next = std::min(next, in_links_[i]->next_flit_due());

@@ -45,8 +45,11 @@ class SwitchCore {
 
   // Introspection for the conservation checker and the deadlock report.
   int occupancy(int input) const { return occupancy_[input]; }
-  uint64_t flits_inside() const { return total_occupancy_ + egress_flits_; }
-  uint32_t egress_flits(int output) const { return egress_[output].count(); }
+  uint64_t flits_inside() const { return total_occupancy_ + egress_flits_ + obuf_total_; }
+  // Flits past the crossbar that have not left on `output`'s link (pipeline and output buffer).
+  uint32_t egress_flits(int output) const {
+    return egress_[output].count() + (obuf_count_.empty() ? 0 : obuf_count_[static_cast<size_t>(output)]);
+  }
   const CreditPool& output_credits(int output) const { return out_credit_[output]; }
   // Before the first tick: the flit buffer behind `output` differs from the constructor's (an
   // internal unit with a buffer of its own). Command credits stay as constructed.
@@ -88,9 +91,14 @@ class SwitchCore {
   void build_requests(uint64_t t);
   void drop_unready_outputs(uint64_t t);
   int pick_vc(int input, int output) const;
-  void commit(int input, int output, uint64_t t) { commit_lane(input, output, pick_vc(input, output), t); }
-  // Moves the front flit of input lane `lane` (its VC; in voq the queue of `output` on that VC)
-  // through the crossbar to `output`.
+  // Every grant (allocated, speculative or of a matched pair): moves the front flit of input lane
+  // `lane` (its VC; in voq the queue of `output` on that VC) through the crossbar to `output`,
+  // counts it and notes the credit that went back.
+  void grant(int input, int output, int lane, uint64_t t, bool in_window) {
+    if (in_window) ++stats_.xbar_flits[output];
+    commit_lane(input, output, lane, t);
+    if (filtering_) credit_sent_at_[static_cast<size_t>(input)] = t;
+  }
   void commit_lane(int input, int output, int lane, uint64_t t);
   void update_credit_bits(int output);
   void account_window(uint64_t from, uint64_t to);
@@ -104,10 +112,13 @@ class SwitchCore {
   void lock_pair(int input, int output, int lane);
   void unlock_pair(int input, int output);
   void collect_matched(bool slept);
+  void serve_locked(uint64_t t, bool in_window);
   // Speculation (switch_speculative.cpp).
   void speculate(uint64_t t, bool in_window);
   void build_spec_requests(uint64_t t);
-  void serve_locked(uint64_t t, bool in_window);
+  // Crossbar speedup (switch_speedup.cpp).
+  void buffer_output(int output, uint64_t t, const Flit& f);
+  void drain_output_buffers(uint64_t t);
   void update_cmd_low(int output);
   // Step 3: a flit leaving the routing stage gets its output port (a head chooses among its
   // destination's routes, the body follows it) and joins its queue unless its packet is not
@@ -207,7 +218,19 @@ class SwitchCore {
   BitMatrix granted_in_, granted_out_;
   std::vector<uint32_t> spec_vcs_;
 
-    // Allocation scratch (reused every cycle).
+  // Crossbar speedup > 1: per output a ring of obuf_cap_ flits (index o * obuf_cap_ + k), each
+  // with the cycle it may leave (after the allocation, crossbar and egress stages).
+  int speedup_ = 1;
+  uint32_t obuf_cap_ = 0;
+  struct Buffered {
+    uint64_t due;
+    Flit flit;
+  };
+  std::vector<Buffered> obuf_;
+  std::vector<uint32_t> obuf_head_, obuf_count_;
+  uint64_t obuf_total_ = 0;
+
+  // Allocation scratch (reused every cycle).
   BitMatrix req_, req_t_, stall_, any_;
   std::vector<int> req_inputs_, req_outputs_, match_;
 

@@ -8,7 +8,7 @@ namespace upswitch::core {
 std::string SwitchCore::dump_state(uint64_t t) const {
   std::ostringstream s;
   s << "switch state at cycle " << t << ": " << total_queued_ << " flits queued, "
-    << routing_flits_ << " in routing, " << egress_flits_ << " in output pipelines\n";
+    << routing_flits_ << " in routing, " << egress_flits_ + obuf_total_ << " in output pipelines and buffers\n";
   int shown = 0;
   for (int i = 0; i < n_ && shown < 32; ++i) {
     if (!queued_[i]) continue;

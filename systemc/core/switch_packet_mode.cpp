@@ -56,9 +56,7 @@ void SwitchCore::serve_locked(uint64_t t, bool in_window) {
   for (int i : pm_serving_) {
     const int o = pm_out_[i];
     if (paced_ && !out_links_[o]->tx_ready(t)) continue;
-    if (in_window) ++stats_.xbar_flits[o];
-    commit_lane(i, o, pm_lane_[i], t);
-    if (filtering_) credit_sent_at_[static_cast<size_t>(i)] = t;
+    grant(i, o, pm_lane_[i], t, in_window);
   }
 }
 

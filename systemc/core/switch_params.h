@@ -39,6 +39,12 @@ struct SwitchParams {
   // Speculative switch allocation (vc queueing; doc/architecture.md "Speculation"): a head in VC
   // allocation also requests the crossbar in the same cycle, after the non-speculative requests.
   bool speculative = false;
+  // Crossbar speedup (doc/architecture.md "Crossbar speedup"): up to `speedup` allocation rounds
+  // per cycle, so an input sends and an output receives up to that many flits per cycle; with
+  // speedup > 1 each output has a buffer of `output_buffer_flits` flits (the egress pipeline
+  // included) that its link drains.
+  int speedup = 1;
+  int output_buffer_flits = 0;
   int routing_cycles = 0;
   int vc_alloc_cycles = 0;  // only in `vc` queueing
   int sw_alloc_cycles = 0;

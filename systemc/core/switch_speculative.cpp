@@ -77,9 +77,7 @@ void SwitchCore::speculate(uint64_t t, bool in_window) {
       continue;
     }
     ++stats_.speculative_grants;
-    if (in_window) ++stats_.xbar_flits[o];
-    commit_lane(i, o, vc, t);
-    if (filtering_) credit_sent_at_[static_cast<size_t>(i)] = t;
+    grant(i, o, vc, t, in_window);
   }
 }
 

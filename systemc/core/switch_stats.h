@@ -11,6 +11,7 @@ struct SwitchStats {
   std::vector<uint64_t> peak_occupancy;         // per input, whole run
   std::vector<uint64_t> xbar_flits;             // per output: flits through the crossbar
   std::vector<uint64_t> credit_stall_cycles;    // per output: a flit waited, no downstream credit
+  std::vector<uint64_t> output_buffer_peak;     // per output, whole run (crossbar speedup > 1)
   uint64_t window_cycles = 0;                   // cycles of the window seen so far
   uint64_t grants = 0;                          // whole run
   // Whole run, per port (a network's per-link load over any interval: top/link_load.h).
@@ -32,6 +33,7 @@ struct SwitchStats {
     received_flits.assign(ports, 0);
     sent_flits.assign(ports, 0);
     credit_stall_cycles.assign(ports, 0);
+    output_buffer_peak.assign(ports, 0);
     protection_violations.assign(ports, 0);
     target_aborts.assign(ports, 0);
     dropped_packets.assign(ports, 0);

@@ -158,7 +158,7 @@ void AcceleratorEndpoints::tick(uint64_t t) {
     for (int p = p0; p < p1; ++p) {
       Port& port = ports_[p];
       core::Credit c;
-      if (!to_switch_[p]->credits().empty() && to_switch_[p]->receive_credit(t, c)) {
+      while (!to_switch_[p]->credits().empty() && to_switch_[p]->receive_credit(t, c)) {
         port.credits.give(c.vc, c.shared);
         if (c.cmds) port.cmd.give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
       }

@@ -95,6 +95,9 @@ void register_switch_stats(stats::Registry& reg, const network::Network& net) {
     reg.per_port(p + "credit_stall_cycles", &st.credit_stall_cycles, "cycles",
                  "per output: a flit waited for it and it had no downstream credit (window)");
     reg.per_port(p + "peak_occupancy", &st.peak_occupancy, "flits", "per input buffer, whole run");
+    if (net.sw(s).params().speedup > 1)
+      reg.per_port(p + "output_buffer_peak", &st.output_buffer_peak, "flits",
+                   "per output buffer (crossbar speedup), pipeline stages included, whole run");
   }
 }
 

@@ -48,6 +48,10 @@ void check_modelled(const config::Config& c) {
   if (c.sw.packet_mode)
     throw config::ConfigError("switch.packet_mode = true: the reference RTL allocates flit by flit (packet mode is "
                               "not in rtl_ref/); leave it at its default false (doc/cosim.md)");
+  if (c.sw.speedup != 1)
+    throw config::ConfigError("switch.speedup = " + std::to_string(c.sw.speedup) +
+                              ": the reference RTL's crossbar moves one flit per input and output per cycle; leave "
+                              "it at its default 1 (doc/cosim.md)");
   // The sources enforce the cap from the output each credit names, which the RTL's credit word
   // does not carry.
   if (c.sw.shared_buffer_output_cap != 0)

@@ -138,6 +138,8 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"run --set traffic.kind=transactions --set txn.sizes=4:1 --set txn.load=1", "txn.load"},
       {"run --set traffic.kind=transactions --set endpoint.rx_vc_flits=4", "endpoint.rx_vc_flits"},
       {"run --set accel.atomic_ops=add,mul", "accel.atomic_ops"},
+      {"run --set switch.speedup=9", "switch.speedup = '9'"},
+      {"run --set switch.speedup=2 --set switch.packet_mode=true", "switch.speedup = 2 with switch.packet_mode = true"},
       {"", "required"},
   };
   for (const BadInput& b : cases) {

@@ -107,6 +107,7 @@ TEST(HardEdges, Item6_CosimRefusesWhatItDoesNotModel) {
       {"cosim --preset tiny --set faults.credit_loss=3:up@100", "faults.credit_loss"},
       {"cosim --preset tiny --set traffic.kind=transactions", "packet traffic only"},
       {"cosim --preset tiny --set switch.packet_mode=true", "switch.packet_mode = true: the reference RTL allocates flit by flit"},
+      {"cosim --preset tiny --set switch.speedup=2", "switch.speedup = 2: the reference RTL's crossbar moves one flit"},
       {"cosim --preset tiny --seed 2 --set sim.seed=3", "give the seed once"},
   };
   for (const BadInput& b : cases) expect_bad_input(b.args, b.must_mention, out);

@@ -56,6 +56,13 @@ TEST(TxnDeadlock, PacketModeNeverDeadlocks) {
             {"txn.mix", "read:1,writefull:1"}});
 }
 
+// Crossbar speedup: a flit takes its downstream (and command) credits when it crosses, so a
+// full output buffer waits on nothing but its link.
+TEST(TxnDeadlock, CrossbarSpeedupNeverDeadlocks) {
+  saturate({{"switch.speedup", "2"}, {"switch.output_buffer_flits", "2"}, {"txn.mix", "read:2,write:2,atomic_r:1"},
+            {"txn.sizes", "64:1,256:2,1024:1"}});
+}
+
 struct Outcome {
   Status status;
   uint64_t cycle;
