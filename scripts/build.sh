@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${UPSWITCH_BUILD_DIR:-build}
 JOBS=${UPSWITCH_JOBS:-$(nproc)}
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${UPSWITCH_BUILD_TYPE:-Release} "$@" >/dev/null
+source scripts/compiler_cache.sh
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${UPSWITCH_BUILD_TYPE:-Release} "${UPSWITCH_CACHE_ARGS[@]}" "$@" >/dev/null
 cmake --build "$BUILD_DIR" -j "$JOBS"

@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${UPSWITCH_NOLTO_DIR:-build-nolto}
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DUPSWITCH_LTO=OFF -DUPSWITCH_WERROR=ON \
+source scripts/compiler_cache.sh
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DUPSWITCH_LTO=OFF -DUPSWITCH_WERROR=ON "${UPSWITCH_CACHE_ARGS[@]}" \
       -DUPSWITCH_TESTS=OFF -DUPSWITCH_COSIM=OFF >/dev/null
 cmake --build "$dir" -j "${UPSWITCH_JOBS:-$(nproc)}" --target upswitch_model upswitch_sc

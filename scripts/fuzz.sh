@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 UPSWITCH_EXTRA_PACKAGES="clang libclang-rt-14-dev" scripts/setup.sh
+source scripts/compiler_cache.sh
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUPSWITCH_FUZZ=ON \
-  -DUPSWITCH_TESTS=OFF -DUPSWITCH_COSIM=OFF -DUPSWITCH_LTO=OFF >/dev/null
+  -DUPSWITCH_TESTS=OFF -DUPSWITCH_COSIM=OFF -DUPSWITCH_LTO=OFF "${UPSWITCH_CACHE_ARGS[@]}" >/dev/null
 cmake --build build-fuzz -j "${UPSWITCH_JOBS:-$(nproc)}" --target fuzz_config_yaml fuzz_config_set fuzz_txn_packetiser fuzz_moe_assignment fuzz_trace fuzz_data_link fuzz_chakra >/dev/null
 mkdir -p build-fuzz/artifacts
 status=0

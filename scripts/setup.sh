@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config ccache
   libsystemc-dev verilator
   libgtest-dev googletest libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libpng-dev
   libprotobuf-dev protobuf-compiler

@@ -40,13 +40,14 @@ std::vector<MemoryPart> fabric_memory(const Config& c) {
     return (latency + 1.0) * sizeof(core::Flit) + (credit_delay + 1.0) * sizeof(core::Credit) +
            (c.dl.enable ? c.dl.replay_window * (c.dl.flit_bytes / 64.0 + 1) * sizeof(core::Flit) : 0);
   };
-  // The switches: input slots with their queue links, the routing and output pipelines, and the
-  // bit matrices of allocation (request, transposed request, held-by per VC: crossbar ports
-  // squared); queue heads and tails per input: one queue (fifo), one per VC (vc), one per output
-  // and VC (voq).
+  // The switches: input slots with their queue links, the routing and output pipelines (and the
+  // output buffers of a crossbar with speedup), and the bit matrices of allocation (request,
+  // transposed request, held-by per VC: crossbar ports squared); queue heads and tails per input:
+  // one queue (fifo), one per VC (vc), one per output and VC (voq).
   auto per_switch = [&](double x) {
     const double slots = x * c.sw.buffer_flits() * (sizeof(core::Flit) + 8.0);
-    const double pipes = x * (c.sw.routing_cycles + c.sw.output_pipeline_cycles() + 2.0) * sizeof(core::Flit);
+    const double pipes = x * (c.sw.routing_cycles + c.sw.output_pipeline_cycles() + 2.0) * sizeof(core::Flit) +
+                         (c.sw.speedup > 1 ? x * c.sw.output_buffer_flits * (sizeof(core::Flit) + 8.0) : 0.0);
     const double bits = (2 + 2 * v) * x * x / 8.0;
     const double queues = c.sw.queueing == core::Queueing::kVoq ? x * v : c.sw.queueing == core::Queueing::kVc ? v : 1;
     return slots + pipes + bits + x * queues * 3 * sizeof(int);
