@@ -28,8 +28,9 @@ void SwitchCore::unlock_pair(int input, int output) {
 // match, so that neither its input nor its output idles this cycle; its packet goes on
 // flit by flit and is matched again when one of its flits other than the tail is granted. The
 // pairs that stay are served after allocation. A request's match also ends while a response waits
-// for its input or its output, so packet mode never makes a response wait behind a request. A switch that slept through the cycles before
-// `t` had nothing queued, so every match ended in the first of them.
+// for its input or its output, so packet mode never makes a response wait behind a request. A
+// switch that slept through the cycles before `t` had nothing queued, so every match ended in
+// the first of them.
 void SwitchCore::collect_matched(bool slept) {
   pm_serving_.clear();
   if (!pm_matches_) return;
