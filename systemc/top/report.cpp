@@ -42,7 +42,11 @@ nlohmann::json switch_summary_json(const core::SwitchStats& s, int ports, double
 
 uint64_t zero_load_latency_cycles(const Fabric& f, int flits) {
   const config::Config& c = f.config();
-  const uint64_t va = c.sw.queueing == core::Queueing::kVc ? c.sw.vc_alloc_cycles : 0;
+  // Speculation overlaps the last VC-allocation cycle with switch allocation (one cycle less).
+  const uint64_t va_cycles = static_cast<uint64_t>(c.sw.vc_alloc_cycles);
+  const uint64_t va = c.sw.queueing != core::Queueing::kVc ? 0
+                      : c.sw.speculative && va_cycles > 0 ? va_cycles - 1
+                                                          : va_cycles;
   return 2 * static_cast<uint64_t>(c.link_latency_cycles) + c.sw.routing_cycles + va +
          c.sw.output_pipeline_cycles() + static_cast<uint64_t>(flits - 1);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "test_support.h"
+#include "top/report.h"
 
 namespace upswitch::testing {
 namespace {
@@ -46,6 +47,39 @@ TEST(ZeroLoad, LatencyIsTheSumOfTheStages) {
         EXPECT_EQ(h.percentile(0.5), want) << q << " flits " << flits << " link " << p.link;
         EXPECT_EQ(f->endpoints().result().network_latency.max(), want);
       }
+    }
+  }
+}
+
+// Speculation (vc queueing): a head asks for the crossbar in its last VC-allocation cycle, so a
+// packet at zero load crosses one cycle earlier whenever Va >= 1, and the reported zero-load
+// latency (the base of every queueing delay in summary.json) says so.
+TEST(ZeroLoad, SpeculationSavesOneVcAllocationCycle) {
+  for (const Pipe& p : {Pipe{1, 1, 1, 1, 1, 0, 1}, Pipe{3, 2, 3, 1, 1, 2, 4}, Pipe{2, 1, 0, 1, 0, 1, 2}}) {
+    for (int flits : {1, 4}) {
+      const auto c = make_config("", {{"switch.ports", "8"},
+                                      {"switch.queueing", "vc"},
+                                      {"switch.vcs", "2"},
+                                      {"switch.speculative", "true"},
+                                      {"link.latency_cycles", std::to_string(p.link)},
+                                      {"link.credit_delay_cycles", std::to_string(p.credit)},
+                                      {"switch.routing_cycles", std::to_string(p.route)},
+                                      {"switch.vc_alloc_cycles", std::to_string(p.va)},
+                                      {"switch.sw_alloc_cycles", std::to_string(p.sa)},
+                                      {"switch.xbar_cycles", std::to_string(p.xbar)},
+                                      {"switch.egress_cycles", std::to_string(p.egress)},
+                                      {"traffic.pattern", "shift"},
+                                      {"traffic.rate", "0.001"},
+                                      {"traffic.packet_flits", std::to_string(flits)},
+                                      {"sim.warmup_cycles", "0"},
+                                      {"sim.measure_cycles", "100000"}});
+      auto f = run_plain(c);
+      const auto& h = f->endpoints().result().packet_latency;
+      ASSERT_GT(h.count(), 50u);
+      const uint64_t want = by_hand(p, "vc", flits) - (p.va > 0 ? 1 : 0);
+      EXPECT_EQ(h.min(), want) << "va " << p.va << " flits " << flits;
+      EXPECT_EQ(h.percentile(0.5), want) << "va " << p.va << " flits " << flits;
+      EXPECT_EQ(top::zero_load_latency_cycles(*f, flits), want) << "va " << p.va << " flits " << flits;
     }
   }
 }
