@@ -12,6 +12,13 @@ no shared buffer, the same allocator and traffic), runs both, and writes one row
 and load to OUT/results.csv and OUT/results.json, and the paired comparison (queueing delay
 above zero load, relative difference) to OUT/compare.csv.
 
+With --speculative both run speculative switch allocation instead (BookSim `speculative = 1`
+with its defaults spec_sw_allocator = prio, spec_check_elig = spec_check_cred = 1,
+spec_mask_by_reqs = 0; upswitch `switch.speculative=true`), the case names get a `-spec` suffix,
+and the upswitch rows carry its speculative_grants and speculative_wasted counters.
+--booksim-set and --upswitch-set add or override single keys on one side, for the runs that
+test an explanation of a difference.
+
 Stage mapping (measured, see the doc): BookSim's injection and ejection channels of a fly take
 one cycle each, its router has routing_delay, vc_alloc_delay, sw_alloc_delay and
 st_final_delay of 1 cycle and reads an arriving flit one cycle after the channel delivers it,
@@ -22,7 +29,8 @@ routing: the route is computed upstream) both are 6 cycles, and upswitch gets Rt
 Usage:
   scripts/booksim_compare.py --booksim ~/booksim2/src/booksim [--upswitch build/upswitch]
       [--ports 72] [--loads 0.1,0.3,...] [--routing-delay 1] [--vc-allocator islip]
-      [--cases NAME,...] [--out build/booksim_compare]
+      [--cases NAME,...] [--speculative] [--booksim-set KEY=VALUE ...]
+      [--upswitch-set KEY=VALUE ...] [--out build/booksim_compare]
 """
 import argparse
 import csv
@@ -37,8 +45,9 @@ import time
 LOADS = [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
 
 
-def cases():
-    """(name, allocator, vcs, packet flits, pattern, packet mode)."""
+def cases(speculative=False):
+    """(name, allocator, vcs, packet flits, pattern, packet mode); names end in -spec when
+    speculative."""
     out = []
     for alloc in ("sepif", "islip"):
         for vcs in (1, 4):
@@ -52,6 +61,9 @@ def cases():
     for alloc in ("sepif", "islip"):
         out.append(dict(name=f"{alloc}-vc4-p4-uniform-pktmode", alloc=alloc, vcs=4, flits=4,
                         pattern="uniform", packet_mode=True))
+    if speculative:
+        for c in out:
+            c["name"] += "-spec"
     return out
 
 
@@ -77,7 +89,8 @@ def booksim_config(c, a, load):
     lines = {
         "topology": "fly", "k": a.ports, "n": 1, "routing_function": "dest_tag",
         "num_vcs": c["vcs"], "vc_buf_size": 8, "wait_for_tail_credit": 0,
-        "speculative": 0, "hold_switch_for_packet": 1 if c["packet_mode"] else 0,
+        "speculative": 1 if a.speculative else 0,
+        "hold_switch_for_packet": 1 if c["packet_mode"] else 0,
         "routing_delay": a.routing_delay, "vc_alloc_delay": 1, "sw_alloc_delay": 1,
         "st_prepare_delay": 0, "st_final_delay": 1, "credit_delay": 0,
         "input_speedup": 1, "output_speedup": 1, "internal_speedup": 1.0,
@@ -100,8 +113,9 @@ def booksim_config(c, a, load):
         # saturation: run every sample period instead of aborting at 500 cycles of latency, and
         # report the accepted rate over the periods after the warm-up
         lines["latency_thres"] = -1.0
+    # --booksim-set goes on the command line, after the file, so it overrides it
     return ("".join(f"{k} = {v};\n" for k, v in lines.items()),
-            [f"vc_allocator={a.vc_allocator}", f"sw_allocator={sw}"])
+            [f"vc_allocator={a.vc_allocator}", f"sw_allocator={sw}"] + a.booksim_set)
 
 
 def upswitch_sets(c, a, load):
@@ -127,6 +141,11 @@ def upswitch_sets(c, a, load):
         sets["traffic.pattern"] = "hotspot"
         sets["traffic.hotspot_ports"] = "[0]"
         sets["traffic.hotspot_fraction"] = f"{hotspot_fraction(a.ports):.9f}"
+    if a.speculative:
+        sets["switch.speculative"] = "true"
+    for kv in a.upswitch_set:
+        k, _, v = kv.partition("=")
+        sets[k] = v
     return [f"{k}={v}" for k, v in sets.items()]
 
 
@@ -183,10 +202,21 @@ def run_upswitch(c, a, load):
         with open(os.path.join(out, "summary.json")) as f:
             s = json.load(f)
     lat = s["latency"]
-    return dict(sim="upswitch", case=c["name"], load=load, wall_s=round(wall, 2),
-                packet_latency=lat["packet"]["mean"], network_latency=lat["network"]["mean"],
-                accepted=s["throughput"]["accepted"], offered=s["throughput"]["offered"],
-                saturated=bool(s["saturated"]), zero_load=lat.get("zero_load_cycles"))
+    row = dict(sim="upswitch", case=c["name"], load=load, wall_s=round(wall, 2),
+               packet_latency=lat["packet"]["mean"], network_latency=lat["network"]["mean"],
+               accepted=s["throughput"]["accepted"], offered=s["throughput"]["offered"],
+               saturated=bool(s["saturated"]), zero_load=lat.get("zero_load_cycles"))
+    if a.speculative:
+        # upswitch's zero_load_cycles counts Va + Sa; speculation overlaps the last VA cycle with
+        # switch allocation, one cycle less (measured at 16 ports, load 0.01: 6.006 cycles for
+        # 1-flit packets, BookSim2 6.018; 5 with --routing-delay 0)
+        row["zero_load"] -= 1
+        # whole run (warm-up, measurement and drain), so a ratio rather than a rate
+        st = s["stats"]
+        row.update(grants=st["switch.grants"]["value"],
+                   speculative_grants=st["switch.speculative_grants"]["value"],
+                   speculative_wasted=st["switch.speculative_wasted"]["value"])
+    return row
 
 
 def markdown(out):
@@ -239,6 +269,13 @@ def main():
     ap.add_argument("--sample-period", type=int, default=10000, help="BookSim sample_period")
     ap.add_argument("--measure-cycles", type=int, default=40000, help="upswitch sim.measure_cycles")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--speculative", action="store_true",
+                    help="speculative switch allocation on both (BookSim speculative = 1, "
+                         "upswitch switch.speculative=true); case names end in -spec")
+    ap.add_argument("--booksim-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra BookSim setting, after the script's (repeatable)")
+    ap.add_argument("--upswitch-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra upswitch --set, after the script's (repeatable)")
     ap.add_argument("--out", default="build/booksim_compare")
     ap.add_argument("--list", action="store_true", help="print the case names and exit")
     ap.add_argument("--markdown", action="store_true",
@@ -248,18 +285,23 @@ def main():
     if a.markdown:
         return markdown(a.out)
 
-    all_cases = cases()
+    all_cases = cases(a.speculative)
     if not a.list and not a.booksim:
         ap.error("--booksim PATH is required (build BookSim2 yourself: make -C booksim2/src)")
     if a.list:
         print("\n".join(c["name"] for c in all_cases))
         return 0
     if a.cases:
-        want = a.cases.split(",")
+        # with --speculative the names may be given with or without their -spec suffix
+        want = [w + "-spec" if a.speculative and not w.endswith("-spec") else w
+                for w in a.cases.split(",")]
         unknown = [w for w in want if w not in {c["name"] for c in all_cases}]
         if unknown:
             sys.exit(f"unknown case(s): {', '.join(unknown)} (--list shows them)")
         all_cases = [c for c in all_cases if c["name"] in want]
+    bad = [kv for kv in a.booksim_set + a.upswitch_set if "=" not in kv]
+    if bad:
+        sys.exit(f"--booksim-set/--upswitch-set need KEY=VALUE: {', '.join(bad)}")
     loads = [float(x) for x in a.loads.split(",")]
     rel = [float(x) for x in a.relative_loads.split(",")] if a.relative_loads else []
     os.makedirs(a.out, exist_ok=True)
@@ -274,6 +316,8 @@ def main():
             r.update(ports=a.ports, routing_delay=a.routing_delay, vcs=c["vcs"],
                      flits=c["flits"], alloc=c["alloc"], pattern=c["pattern"],
                      packet_mode=c["packet_mode"])
+            if a.speculative:
+                r["speculative"] = True
             rows.append(r)
             pair.append(r)
         b, u = pair
