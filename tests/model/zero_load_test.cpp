@@ -17,29 +17,34 @@ uint64_t by_hand(const Pipe& p, const std::string& queueing, int flits) {
                                p.link + (flits - 1));
 }
 
+// Eight ports, one packet at a time in the whole switch: shift traffic at a rate so low that
+// packets never meet, and deep buffers so credits never wait.
+std::unique_ptr<top::Fabric> run_alone(const Pipe& p, const std::string& queueing, int flits, const std::string& rate,
+                                       const std::string& measure, bool speculative = false) {
+  return run_plain(make_config("", {{"switch.ports", "8"},
+                                    {"switch.queueing", queueing},
+                                    {"switch.vcs", "2"},
+                                    {"switch.speculative", speculative ? "true" : "false"},
+                                    {"link.latency_cycles", std::to_string(p.link)},
+                                    {"link.credit_delay_cycles", std::to_string(p.credit)},
+                                    {"switch.routing_cycles", std::to_string(p.route)},
+                                    {"switch.vc_alloc_cycles", std::to_string(p.va)},
+                                    {"switch.sw_alloc_cycles", std::to_string(p.sa)},
+                                    {"switch.xbar_cycles", std::to_string(p.xbar)},
+                                    {"switch.egress_cycles", std::to_string(p.egress)},
+                                    {"traffic.pattern", "shift"},
+                                    {"traffic.rate", rate},
+                                    {"traffic.packet_flits", std::to_string(flits)},
+                                    {"sim.warmup_cycles", "0"},
+                                    {"sim.measure_cycles", measure}}));
+}
+
 TEST(ZeroLoad, LatencyIsTheSumOfTheStages) {
   const Pipe pipes[] = {{1, 0, 0, 0, 0, 0, 1}, {3, 2, 1, 1, 1, 2, 4}, {128, 8, 4, 4, 4, 16, 144}, {7, 5, 6, 0, 3, 0, 2}};
   for (const Pipe& p : pipes) {
     for (const std::string q : {"fifo", "vc", "voq"}) {
       for (int flits : {1, 4}) {
-        // Eight ports, one packet at a time in the whole switch: shift traffic at a rate so low
-        // that packets never meet, and deep buffers so credits never wait.
-        const auto c = make_config("", {{"switch.ports", "8"},
-                                        {"switch.queueing", q},
-                                        {"switch.vcs", "2"},
-                                        {"link.latency_cycles", std::to_string(p.link)},
-                                        {"link.credit_delay_cycles", std::to_string(p.credit)},
-                                        {"switch.routing_cycles", std::to_string(p.route)},
-                                        {"switch.vc_alloc_cycles", std::to_string(p.va)},
-                                        {"switch.sw_alloc_cycles", std::to_string(p.sa)},
-                                        {"switch.xbar_cycles", std::to_string(p.xbar)},
-                                        {"switch.egress_cycles", std::to_string(p.egress)},
-                                        {"traffic.pattern", "shift"},
-                                        {"traffic.rate", "0.0002"},
-                                        {"traffic.packet_flits", std::to_string(flits)},
-                                        {"sim.warmup_cycles", "0"},
-                                        {"sim.measure_cycles", "400000"}});
-        auto f = run_plain(c);
+        auto f = run_alone(p, q, flits, "0.0002", "400000");
         const auto& h = f->endpoints().result().packet_latency;
         ASSERT_GT(h.count(), 100u);
         const uint64_t want = by_hand(p, q, flits);
@@ -57,23 +62,7 @@ TEST(ZeroLoad, LatencyIsTheSumOfTheStages) {
 TEST(ZeroLoad, SpeculationSavesOneVcAllocationCycle) {
   for (const Pipe& p : {Pipe{1, 1, 1, 1, 1, 0, 1}, Pipe{3, 2, 3, 1, 1, 2, 4}, Pipe{2, 1, 0, 1, 0, 1, 2}}) {
     for (int flits : {1, 4}) {
-      const auto c = make_config("", {{"switch.ports", "8"},
-                                      {"switch.queueing", "vc"},
-                                      {"switch.vcs", "2"},
-                                      {"switch.speculative", "true"},
-                                      {"link.latency_cycles", std::to_string(p.link)},
-                                      {"link.credit_delay_cycles", std::to_string(p.credit)},
-                                      {"switch.routing_cycles", std::to_string(p.route)},
-                                      {"switch.vc_alloc_cycles", std::to_string(p.va)},
-                                      {"switch.sw_alloc_cycles", std::to_string(p.sa)},
-                                      {"switch.xbar_cycles", std::to_string(p.xbar)},
-                                      {"switch.egress_cycles", std::to_string(p.egress)},
-                                      {"traffic.pattern", "shift"},
-                                      {"traffic.rate", "0.001"},
-                                      {"traffic.packet_flits", std::to_string(flits)},
-                                      {"sim.warmup_cycles", "0"},
-                                      {"sim.measure_cycles", "100000"}});
-      auto f = run_plain(c);
+      auto f = run_alone(p, "vc", flits, "0.001", "100000", true);
       const auto& h = f->endpoints().result().packet_latency;
       ASSERT_GT(h.count(), 50u);
       const uint64_t want = by_hand(p, "vc", flits) - (p.va > 0 ? 1 : 0);
