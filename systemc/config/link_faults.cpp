@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "config/value_parse.h"
+#include "network/reroute.h"
 
 namespace upswitch::config {
 namespace {
@@ -149,6 +150,16 @@ void for_dirs(std::vector<core::LinkFaults>& f, const std::vector<Where>& where,
 
 }  // namespace
 
+std::vector<std::vector<core::DownInterval>> switch_links_down(const Config& c) {
+  const network::Topology& t = c.network();
+  std::vector<std::vector<core::DownInterval>> down(t.links.size());
+  if (c.link_faults.empty()) return down;
+  for (size_t l = 0; l < t.links.size(); ++l)
+    if (t.links[l].inter_switch())
+      down[l] = c.link_faults[static_cast<size_t>(2 * switch_link_slot(c, static_cast<int>(l)))].down;
+  return down;
+}
+
 void resolve_link_faults(Config& c) {
   const LinkNames names(c);
   const int n = names.slots();
@@ -221,6 +232,14 @@ void resolve_link_faults(Config& c) {
           fail("faults.link_down = '" + c.link_down_text + "': two intervals of " +
                (c.single_switch() ? "port " + std::to_string(l / 2) : std::string("one link")) +
                " overlap; expected disjoint intervals");
+    }
+    if (!c.single_switch()) {  // the routes around links between switches, checked for deadlock
+      try {
+        (void)network::plan_reroutes(c.network(), switch_links_down(c));
+      } catch (const network::TopologyError& e) {
+        fail("faults.link_down = '" + c.link_down_text + "': " + e.what() +
+             "; expected intervals whose routes around them keep the channel dependencies acyclic");
+      }
     }
   }
   if (!trim(c.credit_loss_text).empty()) {

@@ -287,7 +287,7 @@ void SwitchCore::account_window(uint64_t from, uint64_t to) {
 void SwitchCore::tick(uint64_t t) {
   // Cycles slept through since the last tick kept the occupancy they had.
   if (t > accounted_until_) account_window(accounted_until_, t);
-  if (t >= next_avoid_) apply_avoid(t);  // a neighbour taken out (faults.switch_down)
+  if (t >= next_avoid_) apply_route_changes(t);  // faults.switch_down, faults.link_down between switches
   const bool in_window = t >= p_.window_begin && t < p_.window_end;
   if (!total_queued_) last_grant_ = t;  // the watchdog only counts time with flits waiting
 

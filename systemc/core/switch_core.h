@@ -81,6 +81,11 @@ class SwitchCore {
   // The same at cycle `at`: applied by the first tick at or after it (a switch that sleeps until
   // then routes nothing before it, so the result is the same as applying it at `at`).
   void avoid_ports_at(uint64_t at, std::vector<char> lost);
+  // Every route replaced at cycle `at` (routing around a link between switches while it is down,
+  // network/reroute.h): `begin` and `ports` as SwitchParams::route_begin / route_ports. Ports
+  // avoided before (avoid_ports) stay avoided. Heads routed from then on take the new routes;
+  // packets already routed keep their output. Call before the run (a network switch only).
+  void set_routes_at(uint64_t at, std::vector<uint32_t> begin, std::vector<uint16_t> ports);
 
  private:
   int queue_of(const Flit& f) const;
@@ -139,7 +144,8 @@ class SwitchCore {
   // switch_faults.cpp
   uint8_t classify(int input, const Flit& head, uint64_t t) const;
   bool discard(int input, const Flit& f, uint64_t t);
-  void apply_avoid(uint64_t t);
+  void apply_route_changes(uint64_t t);
+  void install_routes(std::vector<uint32_t> begin, std::vector<uint16_t> ports);
   void send_discard_credits(uint64_t t);
 
   SwitchParams p_;
@@ -150,7 +156,14 @@ class SwitchCore {
   std::vector<uint32_t> route_begin_;
   std::vector<uint16_t> route_ports_;
   std::vector<std::pair<uint64_t, std::vector<char>>> avoid_plan_;  // (cycle, lost ports), by cycle
-  uint64_t next_avoid_ = UINT64_MAX;
+  std::vector<std::vector<char>> avoided_;                          // the lost ports applied so far
+  struct RouteTable {
+    uint64_t at = 0;
+    std::vector<uint32_t> begin;
+    std::vector<uint16_t> ports;
+  };
+  std::vector<RouteTable> table_plan_;  // by cycle
+  uint64_t next_avoid_ = UINT64_MAX;    // the first cycle either plan changes the routes
   std::vector<int> lane_out_;  // per input lane: the output of the packet in progress
   std::vector<uint32_t> rr_;   // per input: round-robin position (routing.multipath = round_robin)
   std::unique_ptr<Allocator> allocator_;

@@ -6,6 +6,7 @@
 #include "core/switch_core.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace upswitch::core {
 
@@ -112,14 +113,50 @@ void SwitchCore::avoid_ports_at(uint64_t at, std::vector<char> lost) {
   avoid_plan_.emplace_back(at, std::move(lost));
   std::stable_sort(avoid_plan_.begin(), avoid_plan_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  next_avoid_ = avoid_plan_.front().first;
+  next_avoid_ = std::min(next_avoid_, avoid_plan_.front().first);
 }
 
-void SwitchCore::apply_avoid(uint64_t t) {
+void SwitchCore::set_routes_at(uint64_t at, std::vector<uint32_t> begin, std::vector<uint16_t> ports) {
+  if (route_begin_.empty() || begin.size() != route_begin_.size())
+    throw std::invalid_argument("SwitchCore::set_routes_at: a network switch's table, one set per destination");
+  for (uint16_t q : ports)
+    if (q >= n_) throw std::invalid_argument("SwitchCore::set_routes_at: route to a port beyond the switch");
+  if (!multipath_) {  // from the start, so that a body always follows its head's output
+    multipath_ = true;
+    lane_out_.assign(static_cast<size_t>(n_ * v_), 0);
+    rr_.assign(static_cast<size_t>(n_), 0);
+  }
+  table_plan_.push_back(RouteTable{at, std::move(begin), std::move(ports)});
+  std::stable_sort(table_plan_.begin(), table_plan_.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
+  next_avoid_ = std::min(next_avoid_, table_plan_.front().at);
+}
+
+void SwitchCore::install_routes(std::vector<uint32_t> begin, std::vector<uint16_t> ports) {
+  route_begin_ = std::move(begin);
+  route_ports_ = std::move(ports);
+  for (size_t d = 0; d + 1 < route_begin_.size(); ++d)
+    route_[d] = route_begin_[d + 1] > route_begin_[d] ? route_ports_[route_begin_[d]] : -1;
+}
+
+// The changes due by cycle t: the newest route table due (with the ports avoided so far taken
+// out of it again), then the neighbours lost by now.
+void SwitchCore::apply_route_changes(uint64_t t) {
   size_t k = 0;
-  for (; k < avoid_plan_.size() && avoid_plan_[k].first <= t; ++k) avoid_ports(avoid_plan_[k].second);
-  avoid_plan_.erase(avoid_plan_.begin(), avoid_plan_.begin() + static_cast<std::ptrdiff_t>(k));
-  next_avoid_ = avoid_plan_.empty() ? UINT64_MAX : avoid_plan_.front().first;
+  while (k < table_plan_.size() && table_plan_[k].at <= t) ++k;
+  if (k) {
+    install_routes(std::move(table_plan_[k - 1].begin), std::move(table_plan_[k - 1].ports));
+    table_plan_.erase(table_plan_.begin(), table_plan_.begin() + static_cast<std::ptrdiff_t>(k));
+    for (const std::vector<char>& lost : avoided_) avoid_ports(lost);
+  }
+  size_t j = 0;
+  for (; j < avoid_plan_.size() && avoid_plan_[j].first <= t; ++j) {
+    avoid_ports(avoid_plan_[j].second);
+    avoided_.push_back(std::move(avoid_plan_[j].second));
+  }
+  avoid_plan_.erase(avoid_plan_.begin(), avoid_plan_.begin() + static_cast<std::ptrdiff_t>(j));
+  next_avoid_ = UINT64_MAX;
+  if (!avoid_plan_.empty()) next_avoid_ = avoid_plan_.front().first;
+  if (!table_plan_.empty()) next_avoid_ = std::min(next_avoid_, table_plan_.front().at);
 }
 
 }  // namespace upswitch::core

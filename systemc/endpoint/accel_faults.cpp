@@ -150,6 +150,12 @@ void AcceleratorEndpoints::take_out_port(int port, uint64_t at) {
   next_outage_ = outages_.front().first;
 }
 
+void AcceleratorEndpoints::paths_change_at(uint64_t at) {
+  outages_.emplace_back(at, -1);
+  std::stable_sort(outages_.begin(), outages_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  next_outage_ = outages_.front().first;
+}
+
 int AcceleratorEndpoints::ports_in_service(int e) const {
   const Node& node = nodes_[static_cast<size_t>(e)];
   return node.live.empty() ? node.nports : static_cast<int>(node.live.size());
@@ -161,6 +167,7 @@ void AcceleratorEndpoints::take_out_ports(uint64_t t) {
   size_t k = 0;
   for (; k < outages_.size() && outages_[k].first <= t; ++k) {
     const int p = outages_[k].second;
+    if (p < 0) continue;  // paths change: the fence below only
     Node& node = nodes_[static_cast<size_t>(ports_[p].owner)];
     if (node.live.empty())
       for (int q = node.first_port; q < node.first_port + node.nports; ++q) node.live.push_back(q);

@@ -165,6 +165,10 @@ class AcceleratorEndpoints {
   // path) and spreads its new requests over its ports still in service; responses still leave on
   // their request's port, and messages queued at a port before `at` are still sent on it.
   void take_out_port(int port, uint64_t at);
+  // The fabric's paths change at cycle `at` (routes around a link between switches that goes down
+  // or comes back): every accelerator with requests in flight then holds its next ones until
+  // they are answered, as at a switch taken out (the fence, doc/reliability.md).
+  void paths_change_at(uint64_t at);
   // Ports of accelerator e in service now (its ports before any switch was taken out).
   int ports_in_service(int e) const;
   // Requests answered by their completion timeout whose late response may still come back.
@@ -344,7 +348,7 @@ class AcceleratorEndpoints {
   uint64_t member_in_flight_ = 0;
   std::vector<core::RejectLine*> rejects_;  // per port; empty = none connected
   std::vector<int> pods_;
-  std::vector<std::pair<uint64_t, int>> outages_;  // (cycle, port) of faults.switch_down, by cycle
+  std::vector<std::pair<uint64_t, int>> outages_;  // (cycle, port) of faults.switch_down (-1: paths change), by cycle
   uint64_t next_outage_ = UINT64_MAX;
   bool faults_on_ = false;  // reject lines connected or completion timeouts on
   uint64_t timed_out_total_ = 0;

@@ -10,7 +10,8 @@
 
 namespace upswitch::network {
 
-std::string find_routing_cycle(const Topology& t) {
+std::string find_routing_cycle(const Topology& t, const std::vector<uint32_t>* next_begin,
+                               const std::vector<uint16_t>* next_ports) {
   const size_t S = t.switches.size();
   const int E = t.num_endpoints();
   const int K = std::max(1, t.vc_classes);
@@ -37,30 +38,44 @@ std::string find_routing_cycle(const Topology& t) {
   std::vector<std::vector<int>> edges(C * static_cast<size_t>(K));
   // Per destination: walk from every switch an endpoint injects into, over (channel, class).
   const std::vector<char> entry = t.entry_switches();
-  std::vector<char> seen(C * static_cast<size_t>(K));
+  // A walk state is (channel, class, phase): phase 0 routed by `t` so far, phase 1 by the new
+  // routes since (a packet routed the old way before the change takes the new way after it).
+  const bool change = next_begin && next_ports;
+  std::vector<char> seen(C * static_cast<size_t>(K) * 2);
   std::vector<int> work;
   for (int d = 0; d < E; ++d) {
     std::fill(seen.begin(), seen.end(), 0);
     work.clear();
-    auto step = [&](int from_node, int s, int cls) {  // routes of switch s towards d, from a packet in class cls
-      for (const uint16_t* q = t.routes_begin(s, d); q != t.routes_end(s, d); ++q) {
+    auto follow = [&](int from_node, int s, int cls, int phase, const uint16_t* q, const uint16_t* end) {
+      for (; q != end; ++q) {
         const int c = channel_of[static_cast<size_t>(s)][*q];
         if (c < 0) continue;  // to an endpoint: the packet leaves the network
         const int k = std::min(K - 1, std::max(cls, static_cast<int>(channel_dateline[static_cast<size_t>(c)])));
         const int node = c * K + k;
         if (from_node >= 0) edges[static_cast<size_t>(from_node)].push_back(node);
-        if (!seen[static_cast<size_t>(node)]) {
-          seen[static_cast<size_t>(node)] = 1;
-          work.push_back(node);
+        const int state = node * 2 + phase;
+        if (!seen[static_cast<size_t>(state)]) {
+          seen[static_cast<size_t>(state)] = 1;
+          work.push_back(state);
         }
       }
     };
+    // Routes of switch s towards d, from a packet in class cls.
+    auto step = [&](int from_node, int s, int cls, int phase) {
+      if (phase == 0) follow(from_node, s, cls, 0, t.routes_begin(s, d), t.routes_end(s, d));
+      if (change) {
+        const size_t i = static_cast<size_t>(s) * static_cast<size_t>(E) + static_cast<size_t>(d);
+        const uint16_t* base = next_ports->data();
+        follow(from_node, s, cls, 1, base + (*next_begin)[i], base + (*next_begin)[i + 1]);
+      }
+    };
     for (size_t s = 0; s < S; ++s)
-      if (entry[s]) step(-1, static_cast<int>(s), 0);
+      if (entry[s]) step(-1, static_cast<int>(s), 0, 0);
     while (!work.empty()) {
-      const int node = work.back();
+      const int state = work.back();
       work.pop_back();
-      step(node, channel_to[static_cast<size_t>(node / K)], node % K);
+      const int node = state / 2;
+      step(node, channel_to[static_cast<size_t>(node / K)], node % K, state % 2);
     }
   }
   for (auto& e : edges) {

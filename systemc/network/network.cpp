@@ -117,6 +117,21 @@ uint64_t Network::next_activity(uint64_t t) const {
   return next;
 }
 
+void Network::plan_route_changes(const std::vector<RouteChange>& plan) {
+  const auto E = static_cast<size_t>(topo_.num_endpoints());
+  for (const RouteChange& c : plan) {
+    if (c.route_begin.size() != switches_.size() * E + 1)
+      throw std::invalid_argument("Network: a route change must hold one set per switch and endpoint");
+    for (size_t s = 0; s < switches_.size(); ++s) {
+      const uint32_t first = c.route_begin[s * E];
+      std::vector<uint32_t> begin(E + 1);
+      for (size_t d = 0; d <= E; ++d) begin[d] = c.route_begin[s * E + d] - first;
+      std::vector<uint16_t> ports(c.route_ports.begin() + first, c.route_ports.begin() + c.route_begin[s * E + E]);
+      switches_[s]->set_routes_at(c.at, std::move(begin), std::move(ports));
+    }
+  }
+}
+
 uint64_t Network::flits_inside() const {
   uint64_t n = 0;
   for (const auto& s : switches_) n += s->flits_inside();

@@ -12,6 +12,7 @@
 #include "core/link.h"
 #include "core/switch_core.h"
 #include "core/switch_params.h"
+#include "network/reroute.h"
 #include "network/topology.h"
 
 namespace upswitch::network {
@@ -58,6 +59,9 @@ class Network {
   const std::vector<Channel>& channels() const { return channels_; }
   // Flit slots of the receiver at a channel's end (a switch input or an endpoint receive buffer).
   uint64_t receiver_capacity(const Channel& c) const;
+
+  // Hands every switch its share of each route change (network/reroute.h), before the run.
+  void plan_route_changes(const std::vector<RouteChange>& plan);
 
   void tick(uint64_t t) {
     for (auto& s : switches_) s->tick(t);

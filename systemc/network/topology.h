@@ -74,6 +74,7 @@ struct Topology {
   std::vector<LinkSpec> links;
   int vc_classes = 1;  // 2 when some link is a dateline: each class has half of every hop's VCs
   bool up_down = false;  // routes computed over switch levels (compute_routes); tables count as shortest paths
+  bool route_tables = false;  // routes taken from a topology file's tables, not computed
 
   // Routes: for switch s and destination endpoint d, the output ports of s on a path to d (more
   // than one = equal-cost choices, taken by routing.multipath). Flat: route_ports[route_begin[i]
@@ -136,7 +137,10 @@ int attach_endpoints(Topology& t, const std::vector<int>& at_switch, int latency
 
 // network/deadlock_check.cpp: a cycle in the channel dependency graph of the routing (per VC
 // class, datelines moving packets to the upper class), as "sw0.p9 -> sw1.p9 -> ... -> sw0.p9";
-// "" when there is none.
-std::string find_routing_cycle(const Topology& t);
+// "" when there is none. With `next_begin` / `next_ports` (a route change, in the layout of
+// route_begin / route_ports), the graph of the change itself: a packet routed by t's routes so far
+// may take the new routes at any switch from then on.
+std::string find_routing_cycle(const Topology& t, const std::vector<uint32_t>* next_begin = nullptr,
+                               const std::vector<uint16_t>* next_ports = nullptr);
 
 }  // namespace upswitch::network

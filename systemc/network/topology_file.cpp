@@ -196,6 +196,7 @@ class FileParser {
         sets[s][d].erase(std::unique(sets[s][d].begin(), sets[s][d].end()), sets[s][d].end());
       }
     }
+    t.route_tables = true;
     t.route_begin.assign(1, 0);
     t.route_ports.clear();
     for (auto& per_switch : sets)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "config/link_faults.h"
 #include "top/conservation.h"
 #include "top/link_layers.h"
 
@@ -46,6 +47,8 @@ Fabric::Fabric(const config::Config& cfg) : cfg_(cfg) {
                                                              upstream_credits(cfg_), cfg_.watchdog_window());
   }
   for (int p = 0; p < n; ++p) endpoints_->connect(p, &network_->uplink(p), &network_->downlink(p));
+  // Links between switches that go down: every switch routes around them meanwhile.
+  network_->plan_route_changes(network::plan_reroutes(network_->topology(), config::switch_links_down(cfg_)));
 }
 
 void Fabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {

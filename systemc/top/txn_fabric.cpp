@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "config/link_faults.h"
 #include "core/interrupt.h"
 #include "network/topology_metrics.h"
 #include "top/conservation.h"
@@ -170,6 +171,7 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
     network_->sw(s).set_faults(cfg_.single_switch() ? cfg_.faults : cfg_.faults.on_switch(s, plane_of));
   if (cfg_.faults.partitioned()) endpoints_->set_pods(cfg_.faults.pods);
   for (const core::SwitchDown& d : cfg_.faults.switch_down) take_out(d);
+  route_around_links_down();
   if (!cfg_.faults.any()) return;
   for (int p = 0; p < ports; ++p) {
     const network::PortRef at = switch_end(p);
@@ -206,6 +208,16 @@ void TxnFabric::take_out(const core::SwitchDown& d) {
     }
     if (any) network_->sw(s).avoid_ports_at(d.at, std::move(lost));
   }
+}
+
+// faults.link_down on links between switches (doc/reliability.md "Routing around a link that is
+// down"): every switch takes the routes around the links down at each change, and the
+// accelerators fence, as at a switch taken out, so that no request overtakes an older one.
+void TxnFabric::route_around_links_down() {
+  const std::vector<network::RouteChange> plan =
+      network::plan_reroutes(network_->topology(), config::switch_links_down(cfg_));
+  network_->plan_route_changes(plan);
+  for (const network::RouteChange& c : plan) endpoints_->paths_change_at(c.at);
 }
 
 void TxnFabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {

@@ -134,6 +134,11 @@ TEST(FaultCli, BadLinkLayerAndLinkFaultInputIsOneLineExitTwoAndNothingWritten) {
       {"run --preset nvl72-rack --set traffic.kind=transactions --set endpoint.completion_timeout_ns=1000 "
        "--set faults.port_down=ep3.p18@5",
        "ep3.p18 is not a port of the topology"},
+      // Routing around sw1 -- sw2 of the dateline ring and back: at link-up, packets on the long way
+      // would be turned back onto the channels they came by (network/reroute.h).
+      {dl + "--set switch.queueing=vc --set topology.kind=file --set topology.file=" + std::string(UPSWITCH_SOURCE_DIR) +
+            "/configs/topologies/ring4_dateline.yaml --set faults.link_down=sw1.p1@10-20",
+       "faults.link_down = 'sw1.p1@10-20': the routes from cycle "},
       {dl + "--set faults.link_errors=3:sideways=1e-3", "bad item '3:sideways=1e-3'"},
       {dl + "--set faults.link_errors=3=0.9", "bad rate in '3=0.9'"},
       {dl + "--set faults.link_down=3@20-10", "'3@20-10' ends before it starts"},
