@@ -157,8 +157,35 @@ class FileParser {
       const std::string prefix = "topology: ";
       fail("", m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m);
     }
+    number_planes(t);
     routing(root["routing"], t);
     return t;
+  }
+
+  // A file's planes are its connected groups of switches (numbered by their lowest switch id), so
+  // a file can describe parallel planes as the planes kind builds them: what holds per plane
+  // (faults.port_down's rule, the engine's planes) holds per group.
+  static void number_planes(Topology& t) {
+    std::vector<int> plane(t.switches.size(), -1);
+    int planes = 0;
+    for (size_t first = 0; first < t.switches.size(); ++first) {
+      if (plane[first] >= 0) continue;
+      std::vector<int> todo{static_cast<int>(first)};
+      plane[first] = planes;
+      while (!todo.empty()) {
+        const int s = todo.back();
+        todo.pop_back();
+        for (int q = 0; q < t.switches[static_cast<size_t>(s)].ports; ++q) {
+          const PortRef p = t.peer(PortRef{true, s, q});
+          if (p.is_switch && plane[static_cast<size_t>(p.id)] < 0) {
+            plane[static_cast<size_t>(p.id)] = planes;
+            todo.push_back(p.id);
+          }
+        }
+      }
+      ++planes;
+    }
+    for (size_t s = 0; s < t.switches.size(); ++s) t.switches[s].plane = plane[s];
   }
 
   void routing(const YAML::Node& r, Topology& t) const {

@@ -6,6 +6,7 @@
 // and times out; naming a link between switches is refused with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -82,6 +83,54 @@ TEST(NetworkPortDown, ALinkBetweenSwitchesIsRefusedWithTheReason) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A topology file's planes are its connected groups of switches: two_planes.yaml (two switches
+// with no link between them, four accelerators with a port on each) is the planes kind's 4 x 2.
+// With accelerator 1's plane-0 port down, requests to it that take plane 0 get target_abort at
+// their plane-0 switch and those that take plane 1 complete, in the file exactly as on the planes
+// kind; were the file one plane, every request to accelerator 1 would be refused.
+TEST(NetworkPortDown, AFilesPlanesAreItsConnectedGroupsOfSwitches) {
+  auto config_for = [](const std::vector<std::pair<std::string, std::string>>& topo) {
+    std::vector<std::pair<std::string, std::string>> sets = topo;
+    sets.insert(sets.end(), {{"switch.clock_ghz", "1"},
+                             {"faults.port_down", "ep1.p0@300"},
+                             {"endpoint.completion_timeout_ns", "20000"}});
+    return make_txn_config(sets);
+  };
+  const config::Config planes = config_for({{"topology.kind", "planes"}, {"topology.endpoints", "4"}, {"topology.planes", "2"}});
+  const config::Config file = config_for(
+      {{"topology.kind", "file"}, {"topology.file", std::string(UPSWITCH_SOURCE_DIR) + "/configs/topologies/two_planes.yaml"}});
+  ASSERT_EQ(file.network().switches[1].plane, 1);
+  std::vector<Status> statuses[2];
+  std::vector<uint64_t> aborts[2];
+  for (int k = 0; k < 2; ++k) {
+    top::TxnFabric f(k == 0 ? planes : file, false);
+    static std::array<std::array<uint8_t, 256>, 64> bufs{};
+    Schedule s(f);
+    std::vector<int> ids;
+    size_t b = 0;
+    for (int p = 0; p < 4; ++p)
+      for (int q = 0; q < 4; ++q) {
+        if (p == 1 || p == q) continue;
+        for (uint64_t a = 0; a < 4; ++a)  // 256 B stripes: both ports of the requester
+          ids.push_back(s.add(400, p, window_request(f, Opcode::kWrite, q, 256 * a + 4096 * static_cast<uint64_t>(p), 256,
+                                                     bufs[b++].data())));
+      }
+    ASSERT_TRUE(s.run());
+    for (int id : ids) {
+      EXPECT_EQ(s.done(id).count, 1);
+      statuses[k].push_back(s.done(id).status);
+    }
+    for (int sw = 0; sw < f.network().switches(); ++sw) aborts[k].push_back(sum(f.network().sw(sw).stats().target_aborts));
+    EXPECT_EQ(top::check_txn_drained(f), std::vector<std::string>{});
+  }
+  EXPECT_EQ(statuses[0], statuses[1]);
+  EXPECT_EQ(aborts[0], aborts[1]);
+  const auto refused = static_cast<size_t>(std::count(statuses[1].begin(), statuses[1].end(), Status::kTargetAbort));
+  EXPECT_GT(refused, 0u);
+  EXPECT_LT(refused, 3u * 4u);  // of the 12 writes to accelerator 1, those on plane 1 complete
+  EXPECT_EQ(aborts[1][1], 0u);  // nothing is refused on plane 1
 }
 
 }  // namespace
