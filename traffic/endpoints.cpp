@@ -170,27 +170,54 @@ void TrafficEndpoints::advance_phase(uint64_t t) {
   }
 }
 
-// The port of endpoint `e` that carries packet `d` (endpoint.port_select).
+// The port of endpoint `e` that carries packet `d` (endpoint.port_select), among its ports in
+// service.
 int TrafficEndpoints::select_port(int e, const PacketDesc& d) {
   const int first = first_[static_cast<size_t>(e)];
-  const int k = first_[static_cast<size_t>(e) + 1] - first;
-  if (k == 1) return first;
   EndpointState& st = ep_[static_cast<size_t>(e)];
+  const bool some = !st.live.empty();  // a switch taken out: choose among the ports left
+  const int k = some ? static_cast<int>(st.live.size()) : first_[static_cast<size_t>(e) + 1] - first;
+  auto port = [&](int j) { return some ? st.live[static_cast<size_t>(j)] : first + j; };
+  if (k == 1) return port(0);
   switch (select_) {
     case PortSelect::kAddress: {  // the endpoint's stream interleaved over its ports
       const auto q = static_cast<int>((st.flits / static_cast<uint64_t>(interleave_flits_)) % static_cast<uint64_t>(k));
       st.flits += d.size;
-      return first + q;
+      return port(q);
     }
-    case PortSelect::kRoundRobin: return first + static_cast<int>(st.rr++ % static_cast<uint32_t>(k));
-    case PortSelect::kHash: return hash_port(first, k, e, d.dst);
+    case PortSelect::kRoundRobin: return port(static_cast<int>(st.rr++ % static_cast<uint32_t>(k)));
+    case PortSelect::kHash: return port(hash_port(0, k, e, d.dst));
     case PortSelect::kLeastLoaded: break;
   }
   // The port with the fewest flits waiting, then the most credits; ties rotate.
-  return least_loaded_port(first, k, st.rr++ % static_cast<uint32_t>(k), [&](int p) {
-    const Source& s = src_[p];
+  return port(least_loaded_port(0, k, st.rr++ % static_cast<uint32_t>(k), [&](int j) {
+    const Source& s = src_[port(j)];
     return static_cast<int64_t>(s.backlog) * 1024 - static_cast<int64_t>(s.credits.total());
-  });
+  }));
+}
+
+void TrafficEndpoints::take_out_port(int port, uint64_t at) {
+  if (port < 0 || port >= n_) throw std::invalid_argument("TrafficEndpoints::take_out_port: no such port");
+  outages_.emplace_back(at, port);
+  std::stable_sort(outages_.begin(), outages_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  next_outage_ = outages_.front().first;
+}
+
+// The outages due by cycle t, at the start of its tick (an endpoint asleep at the due cycle
+// created no packet meanwhile, so applying them now is the same).
+void TrafficEndpoints::take_out_ports(uint64_t t) {
+  size_t k = 0;
+  for (; k < outages_.size() && outages_[k].first <= t; ++k) {
+    const int p = outages_[k].second;
+    const int e = owner_[static_cast<size_t>(p)];
+    std::vector<int>& live = ep_[static_cast<size_t>(e)].live;
+    if (live.empty())
+      for (int q = first_[static_cast<size_t>(e)]; q < first_[static_cast<size_t>(e) + 1]; ++q) live.push_back(q);
+    live.erase(std::remove(live.begin(), live.end(), p), live.end());
+    if (live.empty()) throw std::logic_error("TrafficEndpoints: an endpoint lost its last port");
+  }
+  outages_.erase(outages_.begin(), outages_.begin() + static_cast<std::ptrdiff_t>(k));
+  next_outage_ = outages_.empty() ? UINT64_MAX : outages_.front().first;
 }
 
 // Port p's arrival process creates a packet for its endpoint, which queues it on the port that
@@ -405,6 +432,7 @@ void TrafficEndpoints::check_progress(uint64_t t) {
 void TrafficEndpoints::tick(uint64_t t) {
   advance_phase(t);
   if (phase_ == Phase::kDone) return;
+  if (t >= next_outage_) take_out_ports(t);  // faults.switch_down
   if (watchdog_) check_progress(t);
   for (int p = 0; p < n_; ++p) {
     core::Link* up = to_switch_[p];

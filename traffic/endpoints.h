@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/credit_pool.h"
@@ -64,6 +65,11 @@ class TrafficEndpoints {
 
   // Port p's link towards the switch (flits out, credits in) and back (flits in, credits out).
   void connect(int port, core::Link* to_switch, core::Link* from_switch);
+
+  // faults.switch_down, before the first tick: from cycle `at` port `port` leads to a switch out
+  // of service. Its endpoint spreads the packets it creates from then on over its other ports by
+  // the same rule (endpoint.port_select); packets already queued at the port are still sent on it.
+  void take_out_port(int port, uint64_t at);
 
   void tick(uint64_t t);
   uint64_t next_activity(uint64_t t) const;
@@ -144,9 +150,13 @@ class TrafficEndpoints {
   PortSelect select_ = PortSelect::kAddress;
   int interleave_flits_ = 1;
   struct EndpointState {
-    uint64_t flits = 0;  // flits generated so far (address interleave)
-    uint32_t rr = 0;     // round robin position
+    uint64_t flits = 0;     // flits generated so far (address interleave)
+    uint32_t rr = 0;        // round robin position
+    std::vector<int> live;  // its ports in service, once a switch is taken out (empty: all)
   };
+  void take_out_ports(uint64_t t);
+  std::vector<std::pair<uint64_t, int>> outages_;  // (cycle, port) of faults.switch_down, by cycle
+  uint64_t next_outage_ = UINT64_MAX;
   std::vector<EndpointState> ep_;
   uint64_t watchdog_ = 0;
   uint64_t last_delivery_ = 0;

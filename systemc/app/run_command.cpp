@@ -23,6 +23,7 @@
 #include "top/fabric.h"
 #include "top/network_report.h"
 #include "top/report.h"
+#include "top/switch_down_report.h"
 #include "revision.h"
 #include "version.h"
 
@@ -79,6 +80,7 @@ void print_summary(const nlohmann::json& s, const top::Fabric& f) {
   fmt::print("  switch           buffer mean {:.2f} flits/port (peak {}), crossbar utilisation {:.3f}, credit stalls {} cycles\n",
              sw["mean_buffer_occupancy_flits"].get<double>(), sw["peak_buffer_occupancy_flits"].get<uint64_t>(),
              sw["xbar_utilisation"].get<double>(), sw["credit_stall_cycles"].get<uint64_t>());
+  if (s.contains("switch_down")) fmt::print("  switch down      {}\n", top::switch_down_line(s["switch_down"]));
   fmt::print("  saturated        {}{}\n", s["saturated"].get<bool>() ? "YES: " : "no",
              s["saturation_reason"].get<std::string>());
   fmt::print("  conservation     {} ({})\n", s["conservation"]["ok"].get<bool>() ? "ok" : "VIOLATED",

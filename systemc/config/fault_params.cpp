@@ -27,10 +27,11 @@ void add_fault_params(std::vector<ParamSpec>& t) {
   t.push_back(text_param(
       "faults.switch_down", [](Config& c) -> std::string& { return c.switch_down_text; }, "",
       "SWITCH@NS,... or ''",
-      "Transactions on a network: switches taken out of service at NS (rounded to core cycles). From then on "
-      "the accelerators send nothing new into them (each waits until its requests in flight are answered, then "
-      "spreads its traffic over its other ports) and their neighbours route around them; what is already in "
-      "them drains, so nothing is lost. Every accelerator must keep a port, and every other switch a route."));
+      "A network's switches taken out of service at NS (rounded to core cycles), for transactions and packets. "
+      "From then on the endpoints send nothing new into them (they spread their traffic over their other ports; "
+      "an accelerator first waits until its requests in flight are answered) and their neighbours route around "
+      "them; what is already in them drains, so nothing is lost. Every endpoint must keep a port, and every "
+      "other switch a route."));
   t.push_back(float_param(
       "endpoint.completion_timeout_ns", [](Config& c) -> double& { return c.completion_timeout_ns; }, 0.0, 0.0, 1e9,
       "ns",
@@ -225,8 +226,6 @@ void resolve_faults(Config& c) {
       fail("faults.switch_down = '" + c.switch_down_text +
            "': takes switches of a network out of service; expected topology.kind planes, two_tier or file "
            "(topology.kind = single has one switch)");
-    if (!transactions)
-      fail("faults.switch_down = '" + c.switch_down_text + "': applies to traffic.kind = transactions only (it is packets)");
     f.switch_down = parse_switch_down(c.switch_down_text, c.network().num_switches(), c.clock_ghz);
     check_switch_down(c);
   }

@@ -117,6 +117,25 @@ uint64_t Network::next_activity(uint64_t t) const {
   return next;
 }
 
+PortRef Network::switch_end(int ep_port) const {
+  const int a = owner(ep_port);
+  return topo_.peer(PortRef{false, a, ep_port - topo_.endpoint_first_port(a)});
+}
+
+void Network::avoid_switch_at(int sw, uint64_t at) {
+  for (int s = 0; s < switches(); ++s) {
+    if (s == sw) continue;
+    std::vector<char> lost(static_cast<size_t>(this->sw(s).ports()), 0);
+    bool any = false;
+    for (int q = 0; q < this->sw(s).ports(); ++q) {
+      const PortRef next = topo_.peer(PortRef{true, s, q});
+      lost[static_cast<size_t>(q)] = next.is_switch && next.id == sw;
+      any = any || lost[static_cast<size_t>(q)];
+    }
+    if (any) this->sw(s).avoid_ports_at(at, std::move(lost));
+  }
+}
+
 void Network::plan_route_changes(const std::vector<RouteChange>& plan) {
   const auto E = static_cast<size_t>(topo_.num_endpoints());
   for (const RouteChange& c : plan) {

@@ -60,6 +60,11 @@ class Network {
   // Flit slots of the receiver at a channel's end (a switch input or an endpoint receive buffer).
   uint64_t receiver_capacity(const Channel& c) const;
 
+  // The switch port at the other end of endpoint port p.
+  PortRef switch_end(int ep_port) const;
+  // faults.switch_down, before the run: from cycle `at` every other switch stops routing into
+  // switch `sw` wherever its destination has another route (SwitchCore::avoid_ports_at).
+  void avoid_switch_at(int sw, uint64_t at);
   // Hands every switch its share of each route change (network/reroute.h), before the run.
   void plan_route_changes(const std::vector<RouteChange>& plan);
 

@@ -47,6 +47,13 @@ Fabric::Fabric(const config::Config& cfg) : cfg_(cfg) {
                                                              upstream_credits(cfg_), cfg_.watchdog_window());
   }
   for (int p = 0; p < n; ++p) endpoints_->connect(p, &network_->uplink(p), &network_->downlink(p));
+  // faults.switch_down (doc/reliability.md "Switch down"): the endpoints stop using their ports
+  // into the switch, and every other switch stops routing into it where it has another route.
+  for (const core::SwitchDown& d : cfg_.faults.switch_down) {
+    for (int p = 0; p < n; ++p)
+      if (network_->switch_end(p).id == d.sw) endpoints_->take_out_port(p, d.at);
+    network_->avoid_switch_at(d.sw, d.at);
+  }
   // Links between switches that go down: every switch routes around them meanwhile.
   network_->plan_route_changes(network::plan_reroutes(network_->topology(), config::switch_links_down(cfg_)));
 }

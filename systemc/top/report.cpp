@@ -13,6 +13,7 @@
 #include "top/fabric.h"
 #include "top/link_layers.h"
 #include "top/network_report.h"
+#include "top/switch_down_report.h"
 #include "version.h"
 
 namespace upswitch::top {
@@ -164,6 +165,8 @@ nlohmann::json build_summary(const Fabric& f, const RunTiming& timing, const std
   j["switch"] = network_switch_json(net, window);
   j["switches"] = switches_json(net, window);
   j["topology"] = topology_json(net.topology(), gbps_per_flit_per_cycle);
+  if (!c.faults.switch_down.empty())
+    j["switch_down"] = switch_down_json(net.topology(), c.faults.switch_down, gbps_per_flit_per_cycle, c.clock_ghz);
   j["conservation"] = {{"ok", violations.empty()}, {"violations", violations},
                        {"checked", c.measure.flush && !r.interrupted ? "drained" : "in flight"}};
   j["sim"] = {{"cycles", r.end_cycle},

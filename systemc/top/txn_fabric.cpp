@@ -182,32 +182,16 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   }
 }
 
-// The switch port at the other end of endpoint port p.
-network::PortRef TxnFabric::switch_end(int p) const {
-  const network::Topology& topo = network_->topology();
-  const int a = network_->owner(p);
-  return topo.peer(network::PortRef{false, a, p - topo.endpoint_first_port(a)});
-}
+network::PortRef TxnFabric::switch_end(int p) const { return network_->switch_end(p); }
 
 // faults.switch_down (doc/reliability.md "Switch down"): the accelerators stop using their ports
 // into the switch, and every neighbour stops routing into it where it has another route.
 void TxnFabric::take_out(const core::SwitchDown& d) {
-  const network::Topology& topo = network_->topology();
   for (int p = 0; p < network_->endpoint_ports(); ++p)
     if (network_->owner(p) < cfg_.endpoints() && switch_end(p).id == d.sw)  // (an engine unit is inside its switch)
       endpoints_->take_out_port(p, d.at);
   endpoints_->engine_switch_out(d.sw, d.at);  // two tiers: leaves stop sending to a lost spine's units
-  for (int s = 0; s < network_->switches(); ++s) {
-    if (s == d.sw) continue;
-    std::vector<char> lost(static_cast<size_t>(network_->sw(s).ports()), 0);
-    bool any = false;
-    for (int q = 0; q < network_->sw(s).ports(); ++q) {
-      const network::PortRef next = topo.peer(network::PortRef{true, s, q});
-      lost[static_cast<size_t>(q)] = next.is_switch && next.id == d.sw;
-      any = any || lost[static_cast<size_t>(q)];
-    }
-    if (any) network_->sw(s).avoid_ports_at(d.at, std::move(lost));
-  }
+  network_->avoid_switch_at(d.sw, d.at);
 }
 
 // faults.link_down on links between switches (doc/reliability.md "Routing around a link that is

@@ -71,7 +71,6 @@ TEST(FaultCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {txn + "--set partition.pods=0,0,0,0,-1,1,1,1", "partition.pods = '0,0,0,0,-1,1,1,1'"},
       {txn + "--set partition.pods=0,x", "integers from 0 to 1023"},
       {txn + "--set faults.switch_down=0@100", "faults.switch_down = '0@100': takes switches of a network out of service"},
-      {"run --preset nvl72-rack --set faults.switch_down=3@100", "faults.switch_down = '3@100': applies to traffic.kind = transactions"},
       {txn + "--set topology.kind=planes --set topology.endpoints=4 --set topology.planes=2 --set faults.switch_down=2@5",
        "faults.switch_down = '2@5': expected SWITCH@NS,... with SWITCH 0 .. 1"},
       {txn + "--set topology.kind=planes --set topology.endpoints=4 --set topology.planes=2 --set faults.switch_down=0@5,0@9",

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "coll_support.h"
+#include "test_support.h"
 #include "config/presets.h"
 #include "top/p2p_table.h"
 #include "txn_random_mix.h"
@@ -205,6 +206,36 @@ TEST(NetworkSwitchDown, TreeAllReduceLosingASpineHalfWayIsExact) {
   EXPECT_GT(lost.cycles, whole.cycles);
   std::printf("256 KiB tree all-reduce on 2 spines: %llu cycles, losing one half way: %llu\n",
               static_cast<unsigned long long>(whole.cycles), static_cast<unsigned long long>(lost.cycles));
+}
+
+// Synthetic packets (not transactions): 8 endpoints on 4 planes at full load, uniform. With plane
+// 0 out from the start, its ports carry nothing and the endpoints offer the same load over the 3
+// planes left, each still saturated: the accepted flits per port, averaged over all 4 x 8 ports,
+// fall to 3/4 (the lost plane's share of the links). Then a plane lost half way through the
+// window, and a two-tier spine: every packet created is delivered and the fabric drains.
+TEST(NetworkSwitchDown, PacketsCarryOnOverThePlanesLeft) {
+  const Sets full = with(kPlanes, {{"traffic.rate", "1.0"}, {"sim.warmup_cycles", "2000"}, {"sim.measure_cycles", "20000"}});
+  auto accepted = [](const top::Fabric& f) {
+    const traffic::RunResult& r = f.endpoints().result();
+    uint64_t flits = 0;
+    for (const traffic::PortResult& p : r.ports) flits += p.accepted_flits;
+    return static_cast<double>(flits) / static_cast<double>(r.ports.size() * r.window_cycles);
+  };
+  const auto all = run_plain(make_config("", full));
+  const auto lost = run_plain(make_config("", switch_down(full, 0, 0)));
+  std::printf("accepted per port: %.4f on 4 planes, %.4f with plane 0 out\n", accepted(*all), accepted(*lost));
+  EXPECT_NEAR(accepted(*lost), 0.75 * accepted(*all), 0.03 * 0.75 * accepted(*all));
+  for (int p = 0; p < lost->endpoint_ports(); ++p)
+    if (lost->network().switch_end(p).id == 0) {
+      EXPECT_EQ(lost->endpoints().result().ports[static_cast<size_t>(p)].accepted_flits, 0u) << "port " << p;
+    }
+  for (const Sets& sets : {switch_down(full, 1, 12000), switch_down(with(kTwoTier, {{"traffic.rate", "0.6"}}), 4, 3000)}) {
+    const auto f = run_plain(make_config("", sets));
+    const traffic::RunResult& r = f->endpoints().result();
+    EXPECT_GT(r.flits_delivered, 0u);
+    EXPECT_EQ(r.flits_delivered, r.flits_created);
+    for (const std::string& v : top::check_drained(*f)) ADD_FAILURE() << v;
+  }
 }
 
 }  // namespace
