@@ -4,22 +4,18 @@
 // packets routed the old way could wait on each other in a cycle once the new routes apply.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
 #include "network/reroute.h"
+#include "topology_links.h"
 
 namespace upswitch::network {
 namespace {
 
-LinkDefaults links() {
-  LinkDefaults d;
-  d.latency_cycles = 4;
-  d.credit_delay_cycles = 4;
-  d.gbytes_per_s = 50;
-  d.inter_switch_latency_cycles = 8;
-  d.inter_switch_credit_delay_cycles = 8;
-  d.inter_switch_gbytes_per_s = 50;
-  d.switch_radix = 8;
-  return d;
-}
+LinkDefaults links() { return test_links(8); }
 
 // Switch s's routes to endpoint d in a change.
 std::vector<int> set_of(const Topology& t, const RouteChange& c, int s, int d) {
@@ -65,35 +61,20 @@ TEST(Reroute, TwoTierLeavesAvoidTheSpineThatLostItsLinkToTheDestinationLeaf) {
   EXPECT_TRUE(plan_reroutes(t, std::vector<std::vector<core::DownInterval>>(t.links.size())).empty());
 }
 
-// A ring of four switches, one endpoint each (port 0), links sw_i.p1 -- sw_i+1.p2, a dateline on
-// the last; shortest paths. The link sw0 -- sw1 down: sw0 reaches endpoint 1 the long way round
-// (sw0.p2 to sw3), sw1 reaches endpoint 0 through sw2.
-const char* kRing = R"(switches:
-  - {id: 0, ports: 3}
-  - {id: 1, ports: 3}
-  - {id: 2, ports: 3}
-  - {id: 3, ports: 3}
-endpoints:
-  - {id: 0, ports: 1}
-  - {id: 1, ports: 1}
-  - {id: 2, ports: 1}
-  - {id: 3, ports: 1}
-links:
-  - [endpoint 0:0, switch 0:0]
-  - [endpoint 1:0, switch 1:0]
-  - [endpoint 2:0, switch 2:0]
-  - [endpoint 3:0, switch 3:0]
-  - [switch 0:1, switch 1:2]
-  - [switch 1:1, switch 2:2]
-  - [switch 2:1, switch 3:2]
-  - [switch 3:1, switch 0:2, {dateline: true}]
-routing: ROUTING
-)";
-
+// configs/topologies/ring4_dateline.yaml: a ring of four switches, one endpoint each (port 0),
+// links sw_i.p1 -- sw_i+1.p2 (topology links 4 to 7), a dateline on the last, with `routing`.
+// The link sw0 -- sw1 down: sw0 reaches endpoint 1 the long way round (sw0.p2 to sw3), sw1
+// reaches endpoint 0 through sw2.
 Topology ring(const std::string& routing) {
-  std::string s = kRing;
-  s.replace(s.find("ROUTING"), 7, routing);
-  return parse_topology_file(s, "ring.yaml", links());
+  std::ifstream in(std::string(UPSWITCH_SOURCE_DIR) + "/configs/topologies/ring4_dateline.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  const std::string from = "routing: shortest_path";
+  const size_t at = s.find(from);
+  if (at == std::string::npos) throw std::runtime_error("ring4_dateline.yaml: no shortest_path routing line");
+  s.replace(at, from.size(), "routing: " + routing);
+  return parse_topology_file(s, "ring4_dateline.yaml", links());
 }
 
 TEST(Reroute, ARingGoesTheLongWayRoundWhileALinkIsDown) {

@@ -9,21 +9,12 @@
 
 #include "network/topology.h"
 #include "network/topology_metrics.h"
+#include "topology_links.h"
 
 namespace upswitch::network {
 namespace {
 
-LinkDefaults links(int radix = 64) {
-  LinkDefaults d;
-  d.latency_cycles = 4;
-  d.credit_delay_cycles = 4;
-  d.gbytes_per_s = 50;
-  d.inter_switch_latency_cycles = 8;
-  d.inter_switch_credit_delay_cycles = 8;
-  d.inter_switch_gbytes_per_s = 50;
-  d.switch_radix = radix;
-  return d;
-}
+LinkDefaults links(int radix = 64) { return test_links(radix); }
 
 std::vector<int> routes(const Topology& t, int s, int d) { return {t.routes_begin(s, d), t.routes_end(s, d)}; }
 
