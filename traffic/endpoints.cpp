@@ -162,12 +162,29 @@ void TrafficEndpoints::advance_phase(uint64_t t) {
   }
   if (phase_ == Phase::kFlush) {
     if (generating_) end_generation();
-    if (!mp_.flush || (backlog_total_ == 0 && result_.packets_delivered == result_.packets_created &&
-                       links_empty(t))) {
+    const bool all_in = backlog_total_ == 0 && result_.packets_delivered == result_.packets_created;
+    if (defer_flush_end_ && mp_.flush) {
+      if (all_in && flush_ready_at_ == UINT64_MAX) flush_ready_at_ = t;  // the driver ends it (finish_at)
+    } else if (!mp_.flush || (all_in && links_empty(t))) {
       result_.end_cycle = t;
       phase_ = Phase::kDone;
     }
   }
+}
+
+// After flush_ready_at nothing more is sent on any link (every packet is in, and its credits were
+// sent as its flits moved), so links_empty(t) holds from the newest due cycle on.
+uint64_t TrafficEndpoints::links_last_due() const {
+  uint64_t last = 0;
+  for (int p = 0; p < n_; ++p)
+    last = std::max({last, to_switch_[p]->flits_last_due(), to_switch_[p]->credits().last_due(),
+                     from_switch_[p]->flits_last_due(), from_switch_[p]->credits().last_due()});
+  return last;
+}
+
+void TrafficEndpoints::finish_at(uint64_t t) {
+  result_.end_cycle = t;
+  phase_ = Phase::kDone;
 }
 
 // The port of endpoint `e` that carries packet `d` (endpoint.port_select), among its ports in

@@ -71,6 +71,16 @@ class TrafficEndpoints {
   // the same rule (endpoint.port_select); packets already queued at the port are still sent on it.
   void take_out_port(int port, uint64_t at);
 
+  // Parallel runs (top/parallel_run.h): whether every link is empty is not known inside a window
+  // (what other threads sent is not visible yet), so the flush's end is decided by the driver
+  // between windows: flush_ready_at() is the first flush cycle with every packet delivered and
+  // nothing queued, links_last_due() the newest due cycle on this endpoint's links, and the run
+  // ends at the larger of the two (where links_empty would have ended it), by finish_at().
+  void defer_flush_end() { defer_flush_end_ = true; }
+  uint64_t flush_ready_at() const { return flush_ready_at_; }
+  uint64_t links_last_due() const;
+  void finish_at(uint64_t t);
+
   void tick(uint64_t t);
   uint64_t next_activity(uint64_t t) const;
   bool done() const { return phase_ == Phase::kDone; }
@@ -155,6 +165,8 @@ class TrafficEndpoints {
     std::vector<int> live;  // its ports in service, once a switch is taken out (empty: all)
   };
   void take_out_ports(uint64_t t);
+  bool defer_flush_end_ = false;
+  uint64_t flush_ready_at_ = UINT64_MAX;
   std::vector<std::pair<uint64_t, int>> outages_;  // (cycle, port) of faults.switch_down, by cycle
   uint64_t next_outage_ = UINT64_MAX;
   std::vector<EndpointState> ep_;

@@ -55,6 +55,9 @@ int sc_main(int argc, char* argv[]) {
   upswitch::app::add_config_options(run_cmd, run, "switch.ports=16", true);
   run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv, links.csv, links.png and latency_hist.csv here");
   run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
+  run_cmd->add_option("--threads", run.threads,
+                      "Threads for a network of switches (default 1); above 1 the plain driver runs the switches in "
+                      "parallel with byte-identical results (doc/performance.md \"Parallel execution\")");
   run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");
 
   bool markdown = false;

@@ -22,6 +22,7 @@
 #include "top/conservation.h"
 #include "top/fabric.h"
 #include "top/network_report.h"
+#include "top/parallel_run.h"
 #include "top/report.h"
 #include "top/switch_down_report.h"
 #include "revision.h"
@@ -107,6 +108,7 @@ int run_command(const RunOptions& opt) {
     cfg = resolve_config(opt);
     if (opt.kernel != "systemc" && opt.kernel != "plain")
       throw config::ConfigError("--kernel '" + opt.kernel + "': expected systemc or plain");
+    if (const std::string why = top::parallel_refusal(cfg, opt.threads); !why.empty()) throw config::ConfigError(why);
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;
@@ -124,11 +126,27 @@ int run_command(const RunOptions& opt) {
   if (cfg.kind == config::Config::TrafficKind::kTransactions) return run_transactions(opt, cfg, g_stop);
 
   top::Fabric fabric(cfg);
+  const bool parallel = opt.threads > 1;
+  top::ParallelPlan plan;
+  if (parallel) {
+    try {
+      plan = top::plan_parallel(fabric, opt.threads);
+    } catch (const top::ParallelError& e) {
+      std::cerr << "upswitch: error: --threads " << opt.threads << ": " << e.what() << "\n";
+      return 2;
+    }
+  }
+  const std::string kernel = parallel ? "plain" : opt.kernel;
   Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
   auto on_cycle = [&](uint64_t t) { progress.update(t); };
   const auto t0 = std::chrono::steady_clock::now();
   const int failed = run_guarded(opt, progress, [&] {
-    if (opt.kernel == "plain") {
+    if (parallel) {
+      top::run_parallel(fabric, plan, [&](uint64_t t) {
+        if (g_stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
+        on_cycle(t);
+      });
+    } else if (opt.kernel == "plain") {
       fabric.run_plain([&](uint64_t t) {
         if (g_stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
         on_cycle(t);
@@ -143,7 +161,7 @@ int run_command(const RunOptions& opt) {
   const traffic::RunResult& r = fabric.endpoints().result();
   const std::vector<std::string> violations =
       cfg.measure.flush && !r.interrupted ? top::check_drained(fabric) : top::check_conservation(fabric);
-  nlohmann::json summary = top::build_summary(fabric, top::RunTiming{wall, opt.kernel}, violations);
+  nlohmann::json summary = top::build_summary(fabric, top::RunTiming{wall, kernel}, violations);
   summary["upswitch_revision"] = UPSWITCH_REVISION;
   if (!opt.quiet) print_summary(summary, fabric);
   if (!opt.out_dir.empty())

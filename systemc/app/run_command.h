@@ -13,6 +13,7 @@ struct RunOptions {
   std::string seed;  // --seed as typed ("" = not given); checked as sim.seed
   std::string out_dir;
   std::string kernel = "systemc";
+  int threads = 1;  // > 1: the plain driver on that many threads (top/parallel_run.h)
   bool quiet = false;
 };
 

@@ -60,6 +60,8 @@ class DelayLine {
 
   // Earliest due cycle among the items in flight; UINT64_MAX when empty.
   uint64_t next_due() const { return count_ ? ring_[head_].due : UINT64_MAX; }
+  // Due cycle of the newest item ever pushed (0 before the first).
+  uint64_t last_due() const { return last_due_; }
 
  private:
   // Index arithmetic without a division: arguments are below 2 * size_.

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -56,7 +57,33 @@ class Link {
       pacer_.take(t);
   }
 
+  // Parallel runs (top/parallel_run.h): when the two ends of the link are ticked by different
+  // threads, what is sent waits in the sender's outbox until flush_deferred(), which the driver
+  // calls between windows no longer than min(latency, credit delay): nothing sent in a window is
+  // due inside it, so the receiver misses nothing. Not with a data-link layer (both ends drive it).
+  void set_deferred(bool on) {
+    if (on && dl_) throw std::logic_error("Link: a link with a data-link layer cannot be deferred");
+    deferred_ = on;
+  }
+  bool deferred() const { return deferred_; }
+  void flush_deferred() {
+    for (const auto& [now, f] : flit_out_) {
+      flits_.push(now, f);
+      if (flit_listener_) flit_listener_->wake_at(now + flits_.latency());
+    }
+    flit_out_.clear();
+    for (const auto& [now, c] : credit_out_) {
+      credits_.push(now, c);
+      if (credit_listener_) credit_listener_->wake_at(now + credits_.latency());
+    }
+    credit_out_.clear();
+  }
+
   void send_flit(uint64_t now, const Flit& f) {
+    if (deferred_) {
+      flit_out_.emplace_back(now, f);
+      return;
+    }
     if (dl_) {
       dl_->send(now, f);
       if (flit_listener_) flit_listener_->wake_at(dl_->next_due());
@@ -71,11 +98,17 @@ class Link {
   bool flits_empty() const { return dl_ ? dl_->empty() : flits_.empty(); }
   bool flits_empty_after(uint64_t t) const { return dl_ ? dl_->empty_after(t) : flits_.empty_after(t); }
   uint64_t next_flit_due() const { return dl_ ? dl_->next_due() : flits_.next_due(); }
+  // Due cycle of the newest flit sent (plain links; 0 before the first).
+  uint64_t flits_last_due() const { return flits_.last_due(); }
 
   void send_credit(uint64_t now, const Credit& c) {
     if (loss_idx_ < credit_losses_.size() && now >= credit_losses_[loss_idx_]) {
       ++loss_idx_;
       ++credits_lost_;
+      return;
+    }
+    if (deferred_) {
+      credit_out_.emplace_back(now, c);
       return;
     }
     credits_.push(now, c);
@@ -102,6 +135,9 @@ class Link {
   uint64_t credits_lost_ = 0;
   WakeListener* flit_listener_ = nullptr;
   WakeListener* credit_listener_ = nullptr;
+  bool deferred_ = false;
+  std::vector<std::pair<uint64_t, Flit>> flit_out_;  // deferred sends (cycle sent, item); kept capacity
+  std::vector<std::pair<uint64_t, Credit>> credit_out_;
 };
 
 }  // namespace upswitch::core

@@ -1,0 +1,207 @@
+#include "top/parallel_run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+#include "top/conservation.h"
+
+namespace upswitch::top {
+namespace {
+
+// The group a channel end belongs to (endpoints are group 0's).
+int group_at(const ParallelPlan& plan, const network::PortRef& end) {
+  return end.is_switch ? plan.group_of[static_cast<size_t>(end.id)] : 0;
+}
+
+// All threads meet here after each window; the last to arrive runs `between` alone first.
+class WindowBarrier {
+ public:
+  WindowBarrier(int n, std::function<void()> between) : n_(n), between_(std::move(between)) {}
+  void arrive_and_wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    const uint64_t gen = gen_;
+    if (++arrived_ == n_) {
+      between_();
+      arrived_ = 0;
+      ++gen_;
+      cv_.notify_all();
+      return;
+    }
+    cv_.wait(lock, [&] { return gen_ != gen; });
+  }
+
+ private:
+  const int n_;
+  std::function<void()> between_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int arrived_ = 0;
+  uint64_t gen_ = 0;
+};
+
+}  // namespace
+
+std::string parallel_refusal(const config::Config& c, int threads) {
+  if (threads < 1) return "--threads " + std::to_string(threads) + ": expected at least 1";
+  if (threads == 1) return "";
+  if (c.kind == config::Config::TrafficKind::kTransactions)
+    return "--threads " + std::to_string(threads) +
+           " with traffic.kind = transactions: parallel runs take packet traffic only for now; expected --threads 1";
+  if (c.dl.enable)
+    return "--threads " + std::to_string(threads) +
+           " with link.dl.enable = true: both ends of a link drive its data-link layer, so it cannot join two "
+           "threads; expected --threads 1";
+  return "";
+}
+
+ParallelPlan plan_parallel(const Fabric& f, int threads) {
+  const network::Network& net = f.network();
+  const int S = net.switches();
+  ParallelPlan plan;
+  plan.groups = std::max(1, std::min(threads, S));
+  plan.group_of.assign(static_cast<size_t>(S), 0);
+  // Longest first onto the least loaded group; the endpoints weigh about half a switch port per
+  // port (doc/performance.md "Parallel execution").
+  std::vector<double> load(static_cast<size_t>(plan.groups), 0.0);
+  load[0] = 0.5 * net.endpoint_ports();
+  std::vector<int> order(static_cast<size_t>(S));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return net.sw(a).ports() > net.sw(b).ports(); });
+  for (int s : order) {
+    const auto g = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    plan.group_of[static_cast<size_t>(s)] = static_cast<int>(g);
+    load[g] += net.sw(s).ports();
+  }
+  plan.window = UINT64_MAX;
+  for (const network::Network::Channel& c : net.channels()) {
+    if (group_at(plan, c.from) == group_at(plan, c.to)) continue;
+    if (c.wire->data_link())
+      throw ParallelError("a link between two threads has a data-link layer (link.dl.enable); expected --threads 1");
+    plan.window = std::min<uint64_t>({plan.window, c.wire->latency(), c.wire->credit_delay()});
+  }
+  if (plan.window == 0)
+    throw ParallelError("a link between two threads has no latency or credit delay, so no window is safe; expected "
+                        "--threads 1");
+  if (plan.window == UINT64_MAX) plan.window = 1024;  // one group: any window
+  return plan;
+}
+
+void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(uint64_t)>& on_window) {
+  network::Network& net = f.network();
+  traffic::TrafficEndpoints& eps = f.endpoints();
+  const int G = plan.groups;
+  std::vector<std::vector<int>> members(static_cast<size_t>(G));
+  for (int s = 0; s < net.switches(); ++s) members[static_cast<size_t>(plan.group_of[static_cast<size_t>(s)])].push_back(s);
+  std::vector<core::Link*> held;  // links between two groups
+  for (const network::Network::Channel& c : net.channels())
+    if (group_at(plan, c.from) != group_at(plan, c.to)) {
+      c.wire->set_deferred(true);
+      held.push_back(c.wire);
+    }
+  eps.defer_flush_end();
+
+  // The window [begin, end) every group simulates next; written only between windows.
+  uint64_t begin = 0, end = plan.window;
+  bool stop = false;
+  const uint64_t check = f.config().check_interval_cycles;
+  uint64_t next_check = check;
+  // Group 0 (the endpoints) leads: lead_next is the next cycle it will tick (it has finished
+  // every cycle before); lead_done_at the cycle it ended the run at.
+  std::atomic<uint64_t> lead_next{0};
+  std::atomic<uint64_t> lead_done_at{UINT64_MAX};
+  std::atomic<bool> failed{false};
+  std::mutex error_mu;
+  std::exception_ptr error;
+  auto fail = [&](std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(error_mu);
+    if (!error) error = e;
+    failed.store(true, std::memory_order_release);
+  };
+
+  auto between = [&] {
+    try {
+      if (failed.load(std::memory_order_acquire)) {
+        stop = true;
+        return;
+      }
+      for (core::Link* l : held) l->flush_deferred();
+      const uint64_t last = end - 1;
+      if (!eps.done() && eps.flush_ready_at() != UINT64_MAX) {
+        const uint64_t at = std::max(eps.flush_ready_at(), eps.links_last_due());
+        if (at <= last) eps.finish_at(at);
+      }
+      if (eps.done()) {
+        stop = true;
+        return;
+      }
+      if (on_window) on_window(last);
+      if (check && last >= next_check) {
+        require_conservation(f);
+        next_check = last + check;
+      }
+      uint64_t next = eps.next_activity(last);
+      for (int s = 0; s < net.switches(); ++s) next = std::min(next, net.sw(s).next_activity(last));
+      if (next == UINT64_MAX) throw std::logic_error("parallel run: nothing is left to simulate before the run's end");
+      begin = next;
+      end = next + plan.window;
+      lead_next.store(begin, std::memory_order_release);
+    } catch (...) {
+      fail(std::current_exception());
+      stop = true;
+    }
+  };
+  WindowBarrier barrier(G, between);
+
+  auto window = [&](int g) {
+    const std::vector<int>& mine = members[static_cast<size_t>(g)];
+    uint64_t t = begin;
+    while (t < end) {
+      if (g != 0) {  // tick t only once group 0 has finished t - 1 and not ended the run before t
+        while (lead_next.load(std::memory_order_acquire) < t) {
+          if (failed.load(std::memory_order_acquire)) return;
+          std::this_thread::yield();
+        }
+        if (lead_done_at.load(std::memory_order_acquire) < t) return;
+      }
+      for (int s : mine) net.sw(s).tick(t);
+      uint64_t next = UINT64_MAX;
+      if (g == 0) {
+        eps.tick(t);
+        if (eps.done()) {
+          lead_done_at.store(t, std::memory_order_release);
+          lead_next.store(UINT64_MAX, std::memory_order_release);
+          return;
+        }
+        next = eps.next_activity(t);
+      }
+      for (int s : mine) next = std::min(next, net.sw(s).next_activity(t));
+      t = next;
+      if (g == 0) lead_next.store(std::min(t, end), std::memory_order_release);
+    }
+  };
+  auto body = [&](int g) {
+    for (;;) {
+      try {
+        window(g);
+      } catch (...) {
+        fail(std::current_exception());
+        if (g == 0) lead_next.store(UINT64_MAX, std::memory_order_release);
+      }
+      barrier.arrive_and_wait();
+      if (stop) return;
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int g = 1; g < G; ++g) workers.emplace_back(body, g);
+  body(0);
+  for (std::thread& w : workers) w.join();
+  for (core::Link* l : held) l->set_deferred(false);
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace upswitch::top

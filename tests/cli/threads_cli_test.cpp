@@ -1,0 +1,55 @@
+// `upswitch run --threads N` (issue 21): the same run on 1, 2 and 3 threads writes byte-identical
+// summary.json (wall-clock fields aside), links.csv, ports.csv and latency_hist.csv, on planes
+// and on two tiers; what cannot run on several threads is one line with exit 2 and nothing written.
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+
+namespace upswitch_cli {
+namespace {
+
+// summary.json without the fields that measure the machine rather than the model.
+std::string summary_without_wall_clock(const fs::path& dir) {
+  nlohmann::json j = nlohmann::json::parse(slurp(dir / "summary.json"));
+  j["sim"].erase("wall_seconds");
+  j["sim"].erase("cycles_per_second");
+  return j.dump(2);
+}
+
+void expect_identical_on_1_2_3_threads(const std::string& args, const std::string& name) {
+  std::vector<fs::path> dirs;
+  for (int n : {1, 2, 3}) {
+    const fs::path out = scratch(name + "_t" + std::to_string(n));
+    const Result r = run("run " + args + " --quiet --kernel plain --threads " + std::to_string(n) + " --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    dirs.push_back(out);
+  }
+  for (size_t k = 1; k < dirs.size(); ++k) {
+    EXPECT_EQ(summary_without_wall_clock(dirs[k]), summary_without_wall_clock(dirs[0])) << name << ", " << k + 1 << " threads";
+    for (const char* f : {"links.csv", "ports.csv", "latency_hist.csv"})
+      EXPECT_EQ(slurp(dirs[k] / f), slurp(dirs[0] / f)) << name << ", " << k + 1 << " threads: " << f;
+  }
+}
+
+TEST(ThreadsCli, RunsWriteTheSameFilesOnEveryThreadCount) {
+  expect_identical_on_1_2_3_threads("--set topology.kind=planes --set topology.endpoints=16 --set topology.planes=4 "
+                                    "--set traffic.rate=0.8 --set sim.measure_cycles=4000",
+                                    "threads_planes");
+  expect_identical_on_1_2_3_threads("--set topology.kind=two_tier --set topology.leaves=4 --set topology.endpoints_per_leaf=3 "
+                                    "--set topology.spines=2 --set topology.uplinks_per_leaf=2 --set switch.ports=8 "
+                                    "--set traffic.rate=0.6 --set sim.measure_cycles=4000",
+                                    "threads_two_tier");
+}
+
+TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten) {
+  const fs::path out = scratch("threads_bad");
+  const std::string planes = "run --set topology.kind=planes --set topology.endpoints=8 --set topology.planes=2 ";
+  expect_bad_input(planes + "--threads 0 --out " + out.string(), "--threads 0: expected at least 1", out);
+  expect_bad_input(planes + "--threads 2 --set traffic.kind=transactions --out " + out.string(),
+                   "--threads 2 with traffic.kind = transactions: parallel runs take packet traffic only for now", out);
+  expect_bad_input(planes + "--threads 2 --set link.dl.enable=true --out " + out.string(),
+                   "--threads 2 with link.dl.enable = true", out);
+}
+
+}  // namespace
+}  // namespace upswitch_cli
