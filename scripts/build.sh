@@ -7,4 +7,7 @@ BUILD_DIR=${UPSWITCH_BUILD_DIR:-build}
 JOBS=${UPSWITCH_JOBS:-$(nproc)}
 source scripts/compiler_cache.sh
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${UPSWITCH_BUILD_TYPE:-Release} "${UPSWITCH_CACHE_ARGS[@]}" "$@" >/dev/null
-cmake --build "$BUILD_DIR" -j "$JOBS"
+# UPSWITCH_BUILD_TARGETS: only these targets (space-separated); default all.
+targets=()
+for t in ${UPSWITCH_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$BUILD_DIR" -j "$JOBS" "${targets[@]}"

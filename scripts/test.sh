@@ -2,9 +2,18 @@
 # Installs what is missing, builds, and runs the whole test suite with ctest.
 # UPSWITCH_SANITIZE=1 builds into build-asan/ with AddressSanitizer + UBSan and runs the C++
 # suites there (not the RTL co-simulation nor the Python tools, which test no C++ of their own).
+# UPSWITCH_SANITIZE=thread builds the parallel-execution tests alone into build-tsan/ with
+# ThreadSanitizer and runs them (the only code that runs on several threads).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+if [ "${UPSWITCH_SANITIZE:-0}" = thread ]; then
+  export UPSWITCH_BUILD_DIR=build-tsan UPSWITCH_BUILD_TYPE=RelWithDebInfo UPSWITCH_BUILD_TARGETS=upswitch_parallel_tests
+  scripts/build.sh -DUPSWITCH_TSAN=ON -DUPSWITCH_COSIM=OFF -DUPSWITCH_PYTHON_TESTS=OFF >/dev/null
+  cd build-tsan
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ./tests/upswitch_parallel_tests
+  exit 0
+fi
 if [ "${UPSWITCH_SANITIZE:-0}" = 1 ]; then
   export UPSWITCH_BUILD_DIR=build-asan UPSWITCH_BUILD_TYPE=RelWithDebInfo
   scripts/build.sh -DUPSWITCH_SANITIZE=ON -DUPSWITCH_COSIM=OFF -DUPSWITCH_PYTHON_TESTS=OFF >/dev/null

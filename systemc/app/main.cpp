@@ -54,10 +54,12 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate one configuration and report latency and throughput");
   upswitch::app::add_config_options(run_cmd, run, "switch.ports=16", true);
   run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv, links.csv, links.png and latency_hist.csv here");
-  run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
+  CLI::Option* kernel_opt =
+      run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
   run_cmd->add_option("--threads", run.threads,
-                      "Threads for a network of switches (default 1); above 1 the plain driver runs the switches in "
-                      "parallel with byte-identical results (doc/performance.md \"Parallel execution\")");
+                      "Threads for packets on a network of switches: above 1 the plain driver runs the switches in "
+                      "parallel, with byte-identical results (doc/performance.md \"Parallel execution\"); default: "
+                      "every core when the run can be split and --kernel is not given, else 1");
   run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");
 
   bool markdown = false;
@@ -85,7 +87,10 @@ int sc_main(int argc, char* argv[]) {
                 << " (see upswitch --help)\n";
       return 2;
     }
-    if (run_cmd->parsed()) return upswitch::app::run_command(run);
+    if (run_cmd->parsed()) {
+      run.kernel_given = kernel_opt->count() > 0;
+      return upswitch::app::run_command(run);
+    }
     if (keys_cmd->parsed()) return print_keys(markdown);
     if (presets_cmd->parsed()) return print_presets();
   } catch (const upswitch::config::ConfigError& e) {

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 #include <fmt/core.h>
 
@@ -34,7 +36,7 @@ namespace {
 std::atomic<bool> g_stop{false};
 extern "C" void on_sigint(int) { g_stop.store(true); }
 
-void print_summary(const nlohmann::json& s, const top::Fabric& f) {
+void print_summary(const nlohmann::json& s, const top::Fabric& f, int threads) {
   const config::Config& c = f.config();
   const auto& lat = s["latency"];
   auto line = [&](const char* name, const nlohmann::json& l) {
@@ -87,9 +89,10 @@ void print_summary(const nlohmann::json& s, const top::Fabric& f) {
   fmt::print("  conservation     {} ({})\n", s["conservation"]["ok"].get<bool>() ? "ok" : "VIOLATED",
              s["conservation"]["checked"].get<std::string>());
   const auto& sim = s["sim"];
-  fmt::print("  simulated        {} cycles ({:.2f} us) in {:.2f} s = {:.0f} cycles/s ({} kernel)\n",
+  fmt::print("  simulated        {} cycles ({:.2f} us) in {:.2f} s = {:.0f} cycles/s ({} kernel{})\n",
              sim["cycles"].get<uint64_t>(), sim["simulated_ns"].get<double>() / 1000.0, sim["wall_seconds"].get<double>(),
-             sim["cycles_per_second"].get<double>(), sim["kernel"].get<std::string>());
+             sim["cycles_per_second"].get<double>(), sim["kernel"].get<std::string>(),
+             threads > 1 ? fmt::format(", {} threads", threads) : "");
 }
 
 
@@ -108,7 +111,13 @@ int run_command(const RunOptions& opt) {
     cfg = resolve_config(opt);
     if (opt.kernel != "systemc" && opt.kernel != "plain")
       throw config::ConfigError("--kernel '" + opt.kernel + "': expected systemc or plain");
-    if (const std::string why = top::parallel_refusal(cfg, opt.threads); !why.empty()) throw config::ConfigError(why);
+    if (opt.threads != 0) {
+      if (const std::string why = top::parallel_refusal(cfg, opt.threads); !why.empty()) throw config::ConfigError(why);
+      if (opt.threads > 1 && opt.kernel_given && opt.kernel == "systemc")
+        throw config::ConfigError("--threads " + std::to_string(opt.threads) +
+                                  " with --kernel systemc: the SystemC kernel runs one process at a time, so parallel "
+                                  "runs use the plain driver; expected --kernel plain or --threads 1");
+    }
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;
@@ -126,16 +135,25 @@ int run_command(const RunOptions& opt) {
   if (cfg.kind == config::Config::TrafficKind::kTransactions) return run_transactions(opt, cfg, g_stop);
 
   top::Fabric fabric(cfg);
-  const bool parallel = opt.threads > 1;
+  // Threads: as asked, or (not asked, no --kernel) every core when the run can be split.
+  int threads = opt.threads;
+  if (threads == 0)
+    threads = !opt.kernel_given && !cfg.single_switch() && top::parallel_refusal(cfg, 2).empty()
+                  ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                  : 1;
   top::ParallelPlan plan;
-  if (parallel) {
+  if (threads > 1) {
     try {
-      plan = top::plan_parallel(fabric, opt.threads);
+      plan = top::plan_parallel(fabric, threads);
     } catch (const top::ParallelError& e) {
-      std::cerr << "upswitch: error: --threads " << opt.threads << ": " << e.what() << "\n";
-      return 2;
+      if (opt.threads > 1) {
+        std::cerr << "upswitch: error: --threads " << opt.threads << ": " << e.what() << "\n";
+        return 2;
+      }
+      plan.groups = 1;  // chosen, not asked: one thread then
     }
   }
+  const bool parallel = threads > 1 && plan.groups > 1;
   const std::string kernel = parallel ? "plain" : opt.kernel;
   Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
   auto on_cycle = [&](uint64_t t) { progress.update(t); };
@@ -163,7 +181,7 @@ int run_command(const RunOptions& opt) {
       cfg.measure.flush && !r.interrupted ? top::check_drained(fabric) : top::check_conservation(fabric);
   nlohmann::json summary = top::build_summary(fabric, top::RunTiming{wall, kernel}, violations);
   summary["upswitch_revision"] = UPSWITCH_REVISION;
-  if (!opt.quiet) print_summary(summary, fabric);
+  if (!opt.quiet) print_summary(summary, fabric, parallel ? plan.groups : 1);
   if (!opt.out_dir.empty())
     if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::ports_csv(fabric)},
                                                        {"links.csv", top::links_csv(fabric)},

@@ -13,7 +13,8 @@ struct RunOptions {
   std::string seed;  // --seed as typed ("" = not given); checked as sim.seed
   std::string out_dir;
   std::string kernel = "systemc";
-  int threads = 1;  // > 1: the plain driver on that many threads (top/parallel_run.h)
+  bool kernel_given = false;  // --kernel was on the command line
+  int threads = 0;  // > 1: the plain driver on that many threads (top/parallel_run.h); 0 = choose
   bool quiet = false;
 };
 

@@ -47,7 +47,9 @@ class WindowBarrier {
 }  // namespace
 
 std::string parallel_refusal(const config::Config& c, int threads) {
-  if (threads < 1) return "--threads " + std::to_string(threads) + ": expected at least 1";
+  if (threads < 1)
+    return "--threads " + std::to_string(threads) +
+           ": expected at least 1 (without --threads: every core when the run can be split)";
   if (threads == 1) return "";
   if (c.kind == config::Config::TrafficKind::kTransactions)
     return "--threads " + std::to_string(threads) +

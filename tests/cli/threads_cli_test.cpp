@@ -1,6 +1,7 @@
 // `upswitch run --threads N` (issue 21): the same run on 1, 2 and 3 threads writes byte-identical
 // summary.json (wall-clock fields aside), links.csv, ports.csv and latency_hist.csv, on planes
-// and on two tiers; what cannot run on several threads is one line with exit 2 and nothing written.
+// and on two tiers, as does the default (every core); what cannot run on several threads is one
+// line with exit 2 and nothing written.
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
@@ -16,18 +17,20 @@ std::string summary_without_wall_clock(const fs::path& dir) {
   return j.dump(2);
 }
 
+// On 1, 2 and 3 threads, and with the default (every core for a network, the plain driver).
 void expect_identical_on_1_2_3_threads(const std::string& args, const std::string& name) {
   std::vector<fs::path> dirs;
-  for (int n : {1, 2, 3}) {
-    const fs::path out = scratch(name + "_t" + std::to_string(n));
-    const Result r = run("run " + args + " --quiet --kernel plain --threads " + std::to_string(n) + " --out " + out.string());
+  for (const char* threads : {"--kernel plain --threads 1", "--kernel plain --threads 2", "--threads 3", ""}) {
+    const fs::path out = scratch(name + "_" + std::to_string(dirs.size()));
+    const Result r = run("run " + args + " --quiet " + std::string(threads) + " --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(slurp(out / "summary.json"))["sim"]["kernel"], "plain") << threads;
     dirs.push_back(out);
   }
   for (size_t k = 1; k < dirs.size(); ++k) {
-    EXPECT_EQ(summary_without_wall_clock(dirs[k]), summary_without_wall_clock(dirs[0])) << name << ", " << k + 1 << " threads";
+    EXPECT_EQ(summary_without_wall_clock(dirs[k]), summary_without_wall_clock(dirs[0])) << name << ", run " << k;
     for (const char* f : {"links.csv", "ports.csv", "latency_hist.csv"})
-      EXPECT_EQ(slurp(dirs[k] / f), slurp(dirs[0] / f)) << name << ", " << k + 1 << " threads: " << f;
+      EXPECT_EQ(slurp(dirs[k] / f), slurp(dirs[0] / f)) << name << ", run " << k << ": " << f;
   }
 }
 
@@ -44,11 +47,13 @@ TEST(ThreadsCli, RunsWriteTheSameFilesOnEveryThreadCount) {
 TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten) {
   const fs::path out = scratch("threads_bad");
   const std::string planes = "run --set topology.kind=planes --set topology.endpoints=8 --set topology.planes=2 ";
-  expect_bad_input(planes + "--threads 0 --out " + out.string(), "--threads 0: expected at least 1", out);
+  expect_bad_input(planes + "--threads -1 --out " + out.string(), "--threads -1: expected at least 1", out);
   expect_bad_input(planes + "--threads 2 --set traffic.kind=transactions --out " + out.string(),
                    "--threads 2 with traffic.kind = transactions: parallel runs take packet traffic only for now", out);
   expect_bad_input(planes + "--threads 2 --set link.dl.enable=true --out " + out.string(),
                    "--threads 2 with link.dl.enable = true", out);
+  expect_bad_input(planes + "--threads 2 --kernel systemc --out " + out.string(),
+                   "--threads 2 with --kernel systemc: the SystemC kernel runs one process at a time", out);
 }
 
 }  // namespace
