@@ -88,7 +88,7 @@ RUN_OUTPUTS = {
 }
 
 COMMANDS = {c.name: c for c in (
-    Command("run", "summary.json", (Flag("kernel"),), outputs=RUN_OUTPUTS),
+    Command("run", "summary.json", (Flag("kernel"), Flag("threads")), outputs=RUN_OUTPUTS),
     Command("coll", "coll.json", _COLL_FLAGS + (
         Flag("op"), Flag("slice-bytes"), Flag("root"), Flag("no-check", value=False), Flag("jobs")),
         seed="set",
