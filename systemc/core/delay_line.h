@@ -1,7 +1,9 @@
 // A fixed-latency pipe carrying at most `per_cycle` items per cycle (one unless a crossbar with
 // speedup feeds it). Every push has the same latency, so items leave in push order: the pipe is
 // a ring FIFO of (latency+1) * per_cycle entries, push/pop/next_due are O(1), and nothing is
-// allocated after construction whatever the traffic. pop() returns one item per call.
+// allocated after construction whatever the traffic. pop() returns one item per call. The due
+// cycle of the oldest item is kept beside the count, so a receiver polling an occupied pipe every
+// cycle reads the ring only when an item is due.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@ class DelayLine {
     ring_.assign(size_, Entry{});
     head_ = 0;
     count_ = 0;
+    head_due_ = UINT64_MAX;
     last_due_ = 0;
     at_last_due_ = 0;
   }
@@ -32,7 +35,7 @@ class DelayLine {
   // whether or not the receiver has run yet, so this answer does not depend on process order.
   // (Items due at one cycle ≤ t are all that is left.)
   bool empty_after(uint64_t t) const {
-    return count_ == 0 || (ring_[head_].due <= t && ring_[head_].due == ring_[wrap(head_ + count_ - 1)].due);
+    return count_ == 0 || (head_due_ <= t && head_due_ == ring_[wrap(head_ + count_ - 1)].due);
   }
 
   // Item sent at cycle `now`; pop(now + latency) returns it.
@@ -46,20 +49,20 @@ class DelayLine {
     if (at_last_due_ == per_cycle_) throw std::logic_error("DelayLine: more items in one cycle than it carries");
     ++at_last_due_;
     ring_[wrap(head_ + count_)] = Entry{due, item};
-    ++count_;
+    if (count_++ == 0) head_due_ = due;
   }
 
   // The item due exactly at `now`, if any.
   bool pop(uint64_t now, T& out) {
-    if (count_ == 0 || ring_[head_].due != now) return false;
+    if (head_due_ != now) return false;  // also when empty (UINT64_MAX)
     out = ring_[head_].item;
     head_ = wrap(head_ + 1);
-    --count_;
+    head_due_ = --count_ ? ring_[head_].due : UINT64_MAX;
     return true;
   }
 
   // Earliest due cycle among the items in flight; UINT64_MAX when empty.
-  uint64_t next_due() const { return count_ ? ring_[head_].due : UINT64_MAX; }
+  uint64_t next_due() const { return head_due_; }
   // Due cycle of the newest item ever pushed (0 before the first).
   uint64_t last_due() const { return last_due_; }
 
@@ -76,6 +79,7 @@ class DelayLine {
   uint32_t size_ = 2;
   uint32_t head_ = 0;
   uint32_t count_ = 0;
+  uint64_t head_due_ = UINT64_MAX;  // due cycle of the oldest item; UINT64_MAX when empty
   uint64_t last_due_ = 0;       // due cycle of the newest push
   uint32_t at_last_due_ = 0;    // items pushed with that due cycle
   std::vector<Entry> ring_;

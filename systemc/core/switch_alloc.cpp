@@ -14,20 +14,16 @@ bool SwitchCore::can_use_output_vc(int input, int output, int vc) const {
 
 // voq with command credits: an (input, output) request stands only if some VC's front flit there
 // can go, its head having a command credit per message at the receiver behind the output. Only
-// outputs with a lane short of a full packet's credits need the look at the front flits.
-void SwitchCore::filter_cmd_requests(int i, uint64_t* row, uint64_t* stall) {
+// outputs with a lane short of a full packet's credits (`low`) need the look at the front flits,
+// and then only on the VCs that could go otherwise (`elig`). Collects in `fits` the outputs some
+// VC can serve.
+void SwitchCore::fitting_outputs(int i, int vc, const uint64_t* elig, uint64_t* fits) const {
   const uint64_t* low = cmd_low_.row(0);
   for (int k = 0; k < words_; ++k) {
-    for (uint64_t r = row[k] & low[k]; r; r &= r - 1) {
+    fits[k] |= elig[k] & ~low[k];
+    for (uint64_t r = elig[k] & low[k] & ~fits[k]; r; r &= r - 1) {
       const int o = (k << 6) + __builtin_ctzll(r);
-      bool ok = false;
-      for (int vc = 0; vc < v_ && !ok; ++vc)
-        ok = test_bit(nonempty_[vc].row(i), o) && can_use_output_vc(i, o, vc) &&
-             head_fits(queues_[i].front(o * v_ + vc), o, vc);
-      if (!ok) {
-        clear_bit(row, o);
-        set_bit(stall, o);
-      }
+      if (front_fits(i, o * v_ + vc, o, vc)) fits[k] |= uint64_t{1} << (o & 63);
     }
   }
 }
@@ -53,20 +49,32 @@ void SwitchCore::build_requests(uint64_t t) {
       const int i = (w << 6) + __builtin_ctzll(bits);
       uint64_t* row = req_.row(i);
       if (p_.queueing == Queueing::kVoq) {
+        uint64_t* fits = cmd_ ? fits_.data() : nullptr;
+        if (fits) std::fill(fits, fits + words_, 0);
         for (uint32_t lanes = voq_lanes_[i]; lanes; lanes &= lanes - 1) {  // VCs with a queued flit
           const int vc = __builtin_ctz(lanes);
           const uint64_t* ne = nonempty_[vc].row(i);
           const uint64_t* cred = credit_bits_[vc].row(0);
           const uint64_t* held = held_[vc].row(0);
           const uint64_t* mine = held_by_[vc].row(i);
+          uint64_t* elig = fits ? elig_.data() : row;  // with command credits, row is built below
           for (int k = 0; k < words_; ++k) {
-            row[k] |= ne[k] & cred[k] & (~held[k] | mine[k]);
+            const uint64_t e = ne[k] & cred[k] & (~held[k] | mine[k]);
+            elig[k] = fits ? e : elig[k] | e;
             stall[k] |= ne[k] & ~cred[k];
+          }
+          if (fits) {
+            for (int k = 0; k < words_; ++k) row[k] |= elig[k];
+            fitting_outputs(i, vc, elig, fits);
           }
         }
         if (pm_outs)
           for (int k = 0; k < words_; ++k) row[k] &= ~pm_outs[k];
-        if (cmd_) filter_cmd_requests(i, row, stall);
+        if (fits)
+          for (int k = 0; k < words_; ++k) {  // requests no VC's front flit can use stall
+            stall[k] |= row[k] & ~fits[k];
+            row[k] &= fits[k];
+          }
       } else if (p_.queueing == Queueing::kFifo) {
         const Flit& f = queues_[i].front(0);
         const int o = f.out;
@@ -87,7 +95,7 @@ void SwitchCore::build_requests(uint64_t t) {
           if (ovc < 0 || t < ivc_ready_[idx]) continue;
           const int o = ivc_out_port_[idx];
           if (pm_outs && test_bit(pm_outs, o)) continue;  // matched to another input's packet
-          if (test_bit(credit_bits_[ovc].row(0), o) && head_fits(queues_[i].front(vc), o, ovc)) {
+          if (test_bit(credit_bits_[ovc].row(0), o) && front_fits(i, vc, o, ovc)) {
             set_bit(row, o);
             eligible |= 1U << vc;
           } else {
@@ -131,7 +139,7 @@ int SwitchCore::pick_vc(int input, int output) const {
     for (uint32_t lanes = voq_lanes_[input]; lanes; lanes &= lanes - 1) {
       const int vc = __builtin_ctz(lanes);
       if (test_bit(nonempty_[vc].row(input), output) && can_use_output_vc(input, output, vc) &&
-          head_fits(queues_[input].front(output * v_ + vc), output, vc))
+          front_fits(input, output * v_ + vc, output, vc))
         candidates |= 1U << vc;
     }
   } else {

@@ -130,21 +130,26 @@ TEST(CreditPool, DetectsOverflowAndUnderflow) {
 
 TEST(SlotQueues, QueuesShareSlotsAndKeepFifoOrder) {
   SlotQueues q(3, 5);
-  std::deque<uint64_t> ref[3];
+  std::deque<Flit> ref[3];
   traffic::Rng rng(11, 0);
   uint64_t id = 0;
+  // The command credits the front flit needs, from the reference queue: a head flit's messages.
+  auto need = [&](int k) { return ref[k].empty() || !ref[k].front().head() ? 0 : ref[k].front().msgs; };
   for (int step = 0; step < 5000; ++step) {
     const int k = static_cast<int>(rng.below(3));
     if (q.used() < 5 && rng.unit() < 0.55) {
       Flit f;
-      f.packet_id = id;
+      f.packet_id = id++;
+      f.flags = rng.unit() < 0.5 ? Flit::kHead : 0;
+      f.msgs = static_cast<uint8_t>(1 + rng.below(8));
       q.push(k, f);
-      ref[k].push_back(id++);
+      ref[k].push_back(f);
     } else if (!q.empty(k)) {
-      EXPECT_EQ(q.pop(k).packet_id, ref[k].front());
+      EXPECT_EQ(q.pop(k).packet_id, ref[k].front().packet_id);
       ref[k].pop_front();
     }
     EXPECT_EQ(q.used(), static_cast<int>(ref[0].size() + ref[1].size() + ref[2].size()));
+    for (int j = 0; j < 3; ++j) ASSERT_EQ(q.front_need(j), need(j)) << "queue " << j << " step " << step;
   }
   while (q.used() < 5) q.push(0, Flit{});
   EXPECT_THROW(q.push(1, Flit{}), std::logic_error);
