@@ -39,21 +39,22 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
   if (L.queue.empty()) return false;
   const bool request = lane < v_;
   const int max_msgs = max_packet_msgs_[request ? 0 : 1];
-  const uint16_t dst = destination(msgs_[L.queue.front()]);
+  const uint16_t dst = L.queue.front().dst;  // a request's completer, a response's initiator
   const uint32_t bh = new_bundle();
   Bundle& b = bundles_[bh];
   int sectors = 0, halves = 0;
   for (size_t k = 0; k < L.queue.size() && k < kPackScan && b.count < max_msgs;) {
-    const tl::Message& m = msgs_[L.queue.at(k)];
-    if (destination(m) != dst) {  // another destination's message: may be passed
+    const Queued q = L.queue.at(k);
+    if (q.dst != dst) {  // another destination's message: may be passed
       ++k;
       continue;
     }
+    const tl::Message& m = msgs_[q.msg];
     const int hs = tl::header_sectors(m);
     const int dh = tl::data_halves(m);
     if (sectors + hs > tl::kSectorsPerControl) break;
     if (request && b.count > 0 && tl::packet_flits(halves + dh) > rx_lane_flits_) break;
-    b.msg[b.count++] = L.queue.take(k);
+    b.msg[b.count++] = L.queue.take(k).msg;
     sectors += hs;
     halves += dh;
   }

@@ -191,8 +191,14 @@ class AcceleratorEndpoints {
     uint64_t packet_id = 0;
     uint64_t created = 0;
   };
+  // A message waiting to be packed, with its destination beside its handle so that gathering a
+  // packet scans the queue without touching the messages it passes.
+  struct Queued {
+    uint32_t msg = 0;
+    uint16_t dst = 0;
+  };
   struct TxLane {
-    Ring<uint32_t> queue;       // messages waiting to be packed
+    Ring<Queued> queue;         // messages waiting to be packed
     uint32_t bundle = tl::kNoMessage;  // packet formed (and possibly partly sent)
     int sent = 0;
     uint64_t injected = 0;
@@ -299,7 +305,8 @@ class AcceleratorEndpoints {
   // Queues message h on lane `lane` of endpoint port p's transmitter.
   void enqueue(int p, int lane, uint32_t h) {
     Port& port = ports_[p];
-    port.tx[static_cast<size_t>(lane)].queue.push(h);
+    const tl::Message& m = msgs_[h];
+    port.tx[static_cast<size_t>(lane)].queue.push(Queued{h, m.response ? m.src : m.dst});
     port.lanes_pending |= 1U << lane;
     ++port.tx_work;
   }
