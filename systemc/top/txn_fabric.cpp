@@ -174,7 +174,7 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   route_around_links_down();
   if (!cfg_.faults.any()) return;
   for (int p = 0; p < ports; ++p) {
-    const network::PortRef at = switch_end(p);
+    const network::PortRef at = network_->switch_end(p);
     rejects_.push_back(std::make_unique<core::RejectLine>(static_cast<uint32_t>(sp.output_pipeline_cycles()) +
                                                           network_->downlink(p).latency()));
     network_->sw(at.id).connect_rejects(at.port, rejects_.back().get());
@@ -182,13 +182,11 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   }
 }
 
-network::PortRef TxnFabric::switch_end(int p) const { return network_->switch_end(p); }
-
 // faults.switch_down (doc/reliability.md "Switch down"): the accelerators stop using their ports
 // into the switch, and every neighbour stops routing into it where it has another route.
 void TxnFabric::take_out(const core::SwitchDown& d) {
   for (int p = 0; p < network_->endpoint_ports(); ++p)
-    if (network_->owner(p) < cfg_.endpoints() && switch_end(p).id == d.sw)  // (an engine unit is inside its switch)
+    if (network_->owner(p) < cfg_.endpoints() && network_->switch_end(p).id == d.sw)  // (an engine unit is inside its switch)
       endpoints_->take_out_port(p, d.at);
   endpoints_->engine_switch_out(d.sw, d.at);  // two tiers: leaves stop sending to a lost spine's units
   network_->avoid_switch_at(d.sw, d.at);

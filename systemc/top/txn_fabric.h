@@ -61,7 +61,6 @@ class TxnFabric {
  private:
   void take_out(const core::SwitchDown& d);  // faults.switch_down
   void route_around_links_down();            // faults.link_down between switches
-  network::PortRef switch_end(int ep_port) const;
   config::Config cfg_;
   std::unique_ptr<network::Network> network_;
   std::vector<std::unique_ptr<core::RejectLine>> rejects_;  // per port, with partitions or port faults
