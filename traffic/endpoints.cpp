@@ -215,26 +215,18 @@ int TrafficEndpoints::select_port(int e, const PacketDesc& d) {
 
 void TrafficEndpoints::take_out_port(int port, uint64_t at) {
   if (port < 0 || port >= n_) throw std::invalid_argument("TrafficEndpoints::take_out_port: no such port");
-  outages_.emplace_back(at, port);
-  std::stable_sort(outages_.begin(), outages_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  next_outage_ = outages_.front().first;
+  outages_.add(at, port);
+  next_outage_ = outages_.next();
 }
 
 // The outages due by cycle t, at the start of its tick (an endpoint asleep at the due cycle
 // created no packet meanwhile, so applying them now is the same).
 void TrafficEndpoints::take_out_ports(uint64_t t) {
-  size_t k = 0;
-  for (; k < outages_.size() && outages_[k].first <= t; ++k) {
-    const int p = outages_[k].second;
-    const int e = owner_[static_cast<size_t>(p)];
-    std::vector<int>& live = ep_[static_cast<size_t>(e)].live;
-    if (live.empty())
-      for (int q = first_[static_cast<size_t>(e)]; q < first_[static_cast<size_t>(e) + 1]; ++q) live.push_back(q);
-    live.erase(std::remove(live.begin(), live.end(), p), live.end());
-    if (live.empty()) throw std::logic_error("TrafficEndpoints: an endpoint lost its last port");
-  }
-  outages_.erase(outages_.begin(), outages_.begin() + static_cast<std::ptrdiff_t>(k));
-  next_outage_ = outages_.empty() ? UINT64_MAX : outages_.front().first;
+  outages_.take_due(t, [&](int p) {
+    const auto e = static_cast<size_t>(owner_[static_cast<size_t>(p)]);
+    core::PortOutages::remove_live(ep_[e].live, first_[e], first_[e + 1], p);
+  });
+  next_outage_ = outages_.next();
 }
 
 // Port p's arrival process creates a packet for its endpoint, which queues it on the port that

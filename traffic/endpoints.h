@@ -11,6 +11,7 @@
 
 #include "core/credit_pool.h"
 #include "core/link.h"
+#include "core/port_outages.h"
 #include "core/deadlock_error.h"
 #include "traffic/destinations.h"
 #include "traffic/injection.h"
@@ -167,7 +168,7 @@ class TrafficEndpoints {
   void take_out_ports(uint64_t t);
   bool defer_flush_end_ = false;
   uint64_t flush_ready_at_ = UINT64_MAX;
-  std::vector<std::pair<uint64_t, int>> outages_;  // (cycle, port) of faults.switch_down, by cycle
+  core::PortOutages outages_;  // faults.switch_down
   uint64_t next_outage_ = UINT64_MAX;
   std::vector<EndpointState> ep_;
   uint64_t watchdog_ = 0;

@@ -145,15 +145,13 @@ void AcceleratorEndpoints::on_reject(int p, const core::Reject& r, uint64_t t) {
 void AcceleratorEndpoints::take_out_port(int port, uint64_t at) {
   if (port < 0 || port >= static_cast<int>(ports_.size()) || ports_[port].owner >= nacc_)
     throw std::invalid_argument("AcceleratorEndpoints::take_out_port: not an accelerator port");
-  outages_.emplace_back(at, port);
-  std::stable_sort(outages_.begin(), outages_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  next_outage_ = outages_.front().first;
+  outages_.add(at, port);
+  next_outage_ = outages_.next();
 }
 
 void AcceleratorEndpoints::paths_change_at(uint64_t at) {
-  outages_.emplace_back(at, -1);
-  std::stable_sort(outages_.begin(), outages_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  next_outage_ = outages_.front().first;
+  outages_.add(at, -1);
+  next_outage_ = outages_.next();
 }
 
 int AcceleratorEndpoints::ports_in_service(int e) const {
@@ -164,18 +162,12 @@ int AcceleratorEndpoints::ports_in_service(int e) const {
 // The outages due by cycle t, at the start of its tick (an endpoint that slept through the due
 // cycle had nothing to issue or receive meanwhile, so applying them now is the same).
 void AcceleratorEndpoints::take_out_ports(uint64_t t) {
-  size_t k = 0;
-  for (; k < outages_.size() && outages_[k].first <= t; ++k) {
-    const int p = outages_[k].second;
-    if (p < 0) continue;  // paths change: the fence below only
+  outages_.take_due(t, [&](int p) {
+    if (p < 0) return;  // paths change: the fence below only
     Node& node = nodes_[static_cast<size_t>(ports_[p].owner)];
-    if (node.live.empty())
-      for (int q = node.first_port; q < node.first_port + node.nports; ++q) node.live.push_back(q);
-    node.live.erase(std::remove(node.live.begin(), node.live.end(), p), node.live.end());
-    if (node.live.empty()) throw std::logic_error("AcceleratorEndpoints: an accelerator lost its last port");
-  }
-  outages_.erase(outages_.begin(), outages_.begin() + static_cast<std::ptrdiff_t>(k));
-  next_outage_ = outages_.empty() ? UINT64_MAX : outages_.front().first;
+    core::PortOutages::remove_live(node.live, node.first_port, node.first_port + node.nports, p);
+  });
+  next_outage_ = outages_.next();
   // Paths change everywhere (planes, and the routes around a lost spine): every accelerator with
   // requests in flight holds its next ones until they are answered.
   for (int e = 0; e < nacc_; ++e) {

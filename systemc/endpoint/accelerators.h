@@ -16,6 +16,7 @@
 #include "core/credit_pool.h"
 #include "core/deadlock_error.h"
 #include "core/link.h"
+#include "core/port_outages.h"
 #include "core/reject_line.h"
 #include "endpoint/accel_params.h"
 #include "endpoint/engine_tree.h"
@@ -355,7 +356,7 @@ class AcceleratorEndpoints {
   uint64_t member_in_flight_ = 0;
   std::vector<core::RejectLine*> rejects_;  // per port; empty = none connected
   std::vector<int> pods_;
-  std::vector<std::pair<uint64_t, int>> outages_;  // (cycle, port) of faults.switch_down (-1: paths change), by cycle
+  core::PortOutages outages_;  // faults.switch_down (port -1: paths change)
   uint64_t next_outage_ = UINT64_MAX;
   bool faults_on_ = false;  // reject lines connected or completion timeouts on
   uint64_t timed_out_total_ = 0;

@@ -6,6 +6,7 @@
 #include "core/credit_pool.h"
 #include "core/delay_line.h"
 #include "core/link_pacer.h"
+#include "core/port_outages.h"
 #include "core/slot_queues.h"
 #include "traffic/rng.h"
 
@@ -153,6 +154,32 @@ TEST(SlotQueues, QueuesShareSlotsAndKeepFifoOrder) {
   }
   while (q.used() < 5) q.push(0, Flit{});
   EXPECT_THROW(q.push(1, Flit{}), std::logic_error);
+}
+
+TEST(PortOutages, DueEntriesComeInCycleOrderAndTheLastPortIsNeverLost) {
+  PortOutages plan;
+  EXPECT_EQ(plan.next(), UINT64_MAX);
+  plan.add(50, 3);
+  plan.add(20, 7);
+  plan.add(50, -1);  // same cycle: after the port added first
+  plan.add(20, 5);
+  EXPECT_EQ(plan.next(), 20u);
+  std::vector<int> got;
+  plan.take_due(19, [&](int p) { got.push_back(p); });
+  EXPECT_TRUE(got.empty());
+  plan.take_due(30, [&](int p) { got.push_back(p); });
+  EXPECT_EQ(got, (std::vector<int>{7, 5}));
+  EXPECT_EQ(plan.next(), 50u);
+  plan.take_due(50, [&](int p) { got.push_back(p); });
+  EXPECT_EQ(got, (std::vector<int>{7, 5, 3, -1}));
+  EXPECT_EQ(plan.next(), UINT64_MAX);
+
+  std::vector<int> live;  // empty: all of ports 4..6 in service
+  PortOutages::remove_live(live, 4, 7, 5);
+  EXPECT_EQ(live, (std::vector<int>{4, 6}));
+  PortOutages::remove_live(live, 4, 7, 4);
+  EXPECT_EQ(live, (std::vector<int>{6}));
+  EXPECT_THROW(PortOutages::remove_live(live, 4, 7, 6), std::logic_error);
 }
 
 }  // namespace
