@@ -17,8 +17,13 @@ the pod scaled to 1,024 accelerators on 4 planes of 1,024-port switches, and the
 two-tier SuperPOD, and memory transactions (reads and writes at half the link rate) across the
 rack (fewer cycles each: these are the largest runs).
 
+The `threads` set runs the NVL72 rack (uniform packets at half the link rate, the plain kernel)
+on 1, 2, 4 and 8 threads (`upswitch run --threads N`, as many as this machine has cores) and
+reports each count's speed-up and parallel efficiency against one thread, and the wall time one
+simulated millisecond would take (issue 21's targets: one minute, 80% from 1 to 2 threads).
+
 Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json]
-                        [--set standard|scaling|load|transactions|collectives|networks|all]
+                        [--set standard|scaling|load|transactions|collectives|networks|threads|all]
 """
 import argparse
 import json
@@ -71,6 +76,24 @@ NETWORKS = [
 ]
 
 
+# The parallel run (issue 21): the rack on 1, 2, 4 and 8 threads, as far as this machine has cores.
+THREADS_RUN = ("nvl72-rack-0.25", ["preset=nvl72-rack", "traffic.rate=0.25"])
+
+
+def run_threads(binary, cycles):
+    """The rack on each thread count; speed-up and parallel efficiency against one thread."""
+    name, sets = THREADS_RUN
+    rows = []
+    for n in [k for k in (1, 2, 4, 8) if k <= (os.cpu_count() or 1)]:
+        print(f"[bench] {name} --threads {n}", file=sys.stderr)
+        r = run_one(binary, f"{name}-threads{n}", sets, cycles, "plain", n)
+        base = rows[0]["cycles_per_second"] if rows else r["cycles_per_second"]
+        r["speedup"] = r["cycles_per_second"] / base
+        r["parallel_efficiency"] = r["speedup"] / n
+        rows.append(r)
+    return rows
+
+
 def timed(name, args):
     """Runs `args`; returns (process wall seconds, peak RSS MiB); exits naming `name` if it fails."""
     t0 = time.monotonic()
@@ -84,11 +107,13 @@ def timed(name, args):
     return wall, usage.ru_maxrss / 1024.0
 
 
-def run_process(binary, name, sets, cycles, kernel):
+def run_process(binary, name, sets, cycles, kernel, threads=None):
     """Runs one `upswitch run`; returns (summary, process wall seconds, peak RSS MiB)."""
     with tempfile.TemporaryDirectory() as out:
         args = [binary, "run", "--quiet", "--out", out, "--kernel", kernel,
                 "--set", f"sim.warmup_cycles={cycles // 4}", "--set", f"sim.measure_cycles={cycles}"]
+        if threads is not None:
+            args += ["--threads", str(threads)]
         for s in sets:
             args += ["--preset", s[len("preset="):]] if s.startswith("preset=") else ["--set", s]
         wall, rss = timed(name, args)
@@ -144,8 +169,8 @@ def run_collective(binary, name, algo, check=False, ranks=72, size="16M"):
     }
 
 
-def run_one(binary, name, sets, cycles, kernel):
-    s, wall, rss = run_process(binary, name, sets, cycles, kernel)
+def run_one(binary, name, sets, cycles, kernel, threads=None):
+    s, wall, rss = run_process(binary, name, sets, cycles, kernel, threads)
     txn = s.get("traffic_kind") == "transactions"
     delivered = s["stats"]["accel.flits_sent" if txn else "endpoints.flits_delivered"]["value"]
     sim_wall = s["sim"]["wall_seconds"]
@@ -159,6 +184,8 @@ def run_one(binary, name, sets, cycles, kernel):
         "peak_rss_mib": rss,
         "accepted": s["throughput"]["completed_load" if txn else "accepted"], "saturated": s["saturated"],
         "transfers_per_second": s["sim"].get("transfers_per_second"),
+        "threads": threads if threads is not None else 1,
+        "wall_seconds_per_simulated_ms": sim_wall / s["sim"]["simulated_ns"] * 1e6 if s["sim"]["simulated_ns"] else None,
     }
 
 
@@ -166,7 +193,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/upswitch")
     ap.add_argument("--out", default="results/bench.json")
-    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "collectives", "networks", "all"])
+    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "collectives", "networks", "threads", "all"])
     ap.add_argument("--cycles", type=int, default=40000, help="measurement window per run")
     ap.add_argument("--kernel", default="systemc", choices=["systemc", "plain"])
     ap.add_argument("--markdown", action="store_true", help="also print a Markdown table")
@@ -189,6 +216,8 @@ def main():
         for name, sets, cycles in NETWORKS:
             print(f"[bench] {name}", file=sys.stderr)
             rows.append(run_one(a.bin, name, sets, cycles, a.kernel))
+    if a.which in ("threads", "all"):
+        rows += run_threads(a.bin, a.cycles)
     if a.which in ("collectives", "all"):
         for name, algo, check in COLLECTIVES:
             print(f"[bench] {name}", file=sys.stderr)
@@ -209,7 +238,10 @@ def main():
                       f"{r['cycles_per_second']:,.0f} | - | simulated {r['simulated_us']:.1f} us in "
                       f"{r['process_wall_seconds']:.1f} s | {r['peak_rss_mib']:.1f} |")
                 continue
-            tps = f"{r['transfers_per_second']:,.0f}" if "transfers_per_second" in r else "-"
+            tps = f"{r['transfers_per_second']:,.0f}" if r.get("transfers_per_second") else "-"
+            if "parallel_efficiency" in r:
+                tps = (f"{r['threads']} thread{'s' if r['threads'] > 1 else ''}: speed-up {r['speedup']:.2f}, efficiency {r['parallel_efficiency']:.2f}, "
+                       f"{r['wall_seconds_per_simulated_ms']:.0f} s per simulated ms")
             print(f"| {r['scenario']} | {r['ports']} | {r['rate']} | {r['accepted']:.3f} | "
                   f"{r['cycles_per_second']:,.0f} | {r['flits_delivered_per_second']:,.0f} | {tps} | "
                   f"{r['peak_rss_mib']:.1f} |")
