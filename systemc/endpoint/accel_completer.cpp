@@ -55,10 +55,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   if (!f.tail()) return;
   if (b.received != b.flits) fail("tail flit before all body flits");
   cur = UINT64_MAX;
-  for (int k = 0; k < b.count; ++k) {
-    const tl::Message& m = msgs_[b.msg[k]];
-    if (tl::carries_payload(m)) result_.ports[static_cast<size_t>(e)].rx_payload_bytes += m.len;
-  }
+  result_.ports[static_cast<size_t>(e)].rx_payload_bytes += b.payload;
   if (!response) {
     Node& node = nodes_[static_cast<size_t>(e)];
     const auto local = static_cast<uint8_t>(p - node.first_port);

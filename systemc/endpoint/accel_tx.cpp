@@ -8,13 +8,21 @@
 namespace upswitch::endpoint {
 namespace {
 
-// Where a message goes: a request to its completer, a response back to its initiator.
-uint16_t destination(const tl::Message& m) { return m.response ? m.src : m.dst; }
-
 // Queued messages a packet may be gathered from (a transmitter's lookahead).
 constexpr size_t kPackScan = 16;
 
 }  // namespace
+
+AcceleratorEndpoints::Queued AcceleratorEndpoints::queued(uint32_t h) const {
+  const tl::Message& m = msgs_[h];
+  Queued q;
+  q.msg = h;
+  q.dst = m.response ? m.src : m.dst;  // a request goes to its completer, a response back
+  q.sectors = static_cast<uint8_t>(tl::header_sectors(m));
+  q.halves = static_cast<uint8_t>(tl::data_halves(m));
+  q.payload = tl::carries_payload(m) ? m.len : 0;
+  return q;
+}
 
 uint32_t AcceleratorEndpoints::new_bundle() {
   if (free_bundles_.empty()) {
@@ -49,15 +57,14 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
       ++k;
       continue;
     }
-    const tl::Message& m = msgs_[q.msg];
-    const int hs = tl::header_sectors(m);
-    const int dh = tl::data_halves(m);
-    if (sectors + hs > tl::kSectorsPerControl) break;
-    if (request && b.count > 0 && tl::packet_flits(halves + dh) > rx_lane_flits_) break;
+    if (sectors + q.sectors > tl::kSectorsPerControl) break;
+    if (request && b.count > 0 && tl::packet_flits(halves + q.halves) > rx_lane_flits_) break;
     b.msg[b.count++] = L.queue.take(k).msg;
-    sectors += hs;
-    halves += dh;
+    sectors += q.sectors;
+    halves += q.halves;
+    b.payload += q.payload;
   }
+  b.dst = dst;
   b.lane = static_cast<uint8_t>(lane);
   b.flits = static_cast<uint16_t>(tl::packet_flits(halves));
   b.packet_id = (static_cast<uint64_t>(p) << 40) | port.packet_seq++;
@@ -115,7 +122,6 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   TxLane& L = port.tx[static_cast<size_t>(lane)];
   const uint32_t bh = L.bundle;
   Bundle& b = bundles_[bh];
-  const tl::Message& first = msgs_[b.msg[0]];
   core::Flit f;
   f.packet_id = b.packet_id;
   f.created = b.created;
@@ -126,7 +132,7 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   f.msgs = b.count;
   f.cmd_shared = b.cmd_shared_tx;
   f.injected = L.injected;
-  f.dst = destination(first);
+  f.dst = b.dst;
   f.payload = bh;
   f.src = static_cast<uint16_t>(port.owner);
   f.size = b.flits;
@@ -144,11 +150,7 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
     ++result_.port_window_flits[static_cast<size_t>(p)];
   }
   if (L.sent == 0) {
-    uint64_t payload = 0;
-    for (int k = 0; k < b.count; ++k) {
-      const tl::Message& m = msgs_[b.msg[k]];
-      if (tl::carries_payload(m)) payload += m.len;
-    }
+    const uint64_t payload = b.payload;
     result_.ports[static_cast<size_t>(port.owner)].tx_payload_bytes += payload;
     if (window) {
       ++result_.window_packets[static_cast<size_t>(cls)];

@@ -182,6 +182,8 @@ class AcceleratorEndpoints {
     uint32_t msg[tl::kMaxMessagesPerPacket];
     uint8_t count = 0;
     uint8_t lane = 0;     // lane at the sender
+    uint16_t dst = 0;     // the endpoint its messages go to
+    uint32_t payload = 0;  // payload bytes its messages carry
     uint8_t rx_lane = 0;  // lane it arrived on at the receiver
     uint16_t flits = 0;
     uint16_t received = 0;
@@ -192,11 +194,14 @@ class AcceleratorEndpoints {
     uint64_t packet_id = 0;
     uint64_t created = 0;
   };
-  // A message waiting to be packed, with its destination beside its handle so that gathering a
-  // packet scans the queue without touching the messages it passes.
+  // A message waiting to be packed, with what packing needs of it beside its handle (taken when
+  // it is queued, while it is in cache), so that forming and sending a packet read no message.
   struct Queued {
     uint32_t msg = 0;
-    uint16_t dst = 0;
+    uint16_t dst = 0;      // a request's completer, a response's initiator
+    uint8_t sectors = 0;   // header sectors (tl::header_sectors)
+    uint8_t halves = 0;    // data half-flits (tl::data_halves)
+    uint16_t payload = 0;  // payload bytes it carries (0 unless tl::carries_payload)
   };
   struct TxLane {
     Ring<Queued> queue;         // messages waiting to be packed
@@ -303,11 +308,11 @@ class AcceleratorEndpoints {
   void engine_send(int p, uint16_t ctx, uint32_t req, int dst, uint64_t addr, int vc, uint64_t t);
   uint16_t engine_fan_out(int p, uint16_t ctx, uint32_t req, uint64_t t);
   int tree_spine_unit(int leaf, uint64_t region, uint64_t t) const;
+  Queued queued(uint32_t h) const;  // accel_tx.cpp
   // Queues message h on lane `lane` of endpoint port p's transmitter.
   void enqueue(int p, int lane, uint32_t h) {
     Port& port = ports_[p];
-    const tl::Message& m = msgs_[h];
-    port.tx[static_cast<size_t>(lane)].queue.push(Queued{h, m.response ? m.src : m.dst});
+    port.tx[static_cast<size_t>(lane)].queue.push(queued(h));
     port.lanes_pending |= 1U << lane;
     ++port.tx_work;
   }
