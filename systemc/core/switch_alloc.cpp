@@ -116,19 +116,27 @@ void SwitchCore::build_requests(uint64_t t) {
 // point is the same). With crossbar speedup the output buffer paces the link instead, and an
 // output whose buffer is full takes no requests.
 void SwitchCore::drop_unready_outputs(uint64_t t) {
+  uint64_t* unready = unready_.data();
+  std::fill(unready, unready + words_, 0);
   size_t keep_out = 0;
   for (int o : req_outputs_) {
     if (speedup_ > 1 ? obuf_count_[static_cast<size_t>(o)] < obuf_cap_ : out_links_[o]->tx_ready(t)) {
       req_outputs_[keep_out++] = o;
       continue;
     }
-    for (int i : req_inputs_) clear_bit(req_.row(i), o);
+    set_bit(unready, o);
     req_t_.clear_row(o);
   }
+  if (keep_out == req_outputs_.size()) return;
   req_outputs_.resize(keep_out);
+  // One pass over the requesting inputs' rows, whatever the number of outputs dropped.
   size_t keep_in = 0;
-  for (int i : req_inputs_)
-    if (any_bit(req_.row(i), words_)) req_inputs_[keep_in++] = i;
+  for (int i : req_inputs_) {
+    uint64_t* row = req_.row(i);
+    uint64_t left = 0;
+    for (int k = 0; k < words_; ++k) left |= row[k] &= ~unready[k];
+    if (left) req_inputs_[keep_in++] = i;
+  }
   req_inputs_.resize(keep_in);
 }
 

@@ -9,6 +9,7 @@ namespace upswitch::core {
 
 SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downstream)
     : p_(params), n_(params.ports), v_(params.lanes()), words_(words_for(params.ports)) {
+  unready_.assign(static_cast<size_t>(words_), 0);
   route_ = p_.routing_table;
   if (!p_.route_begin.empty()) {
     route_begin_ = p_.route_begin;
