@@ -15,17 +15,14 @@ bool SwitchCore::can_use_output_vc(int input, int output, int vc) const {
 // voq with command credits: an (input, output) request stands only if some VC's front flit there
 // can go, its head having a command credit per message at the receiver behind the output. Only
 // outputs with a lane short of a full packet's credits (`low`) need the look at the front flits,
-// and then only on the VCs that could go otherwise (`elig`). Collects in `fits` the outputs some
-// VC can serve.
-void SwitchCore::fitting_outputs(int i, int vc, const uint64_t* elig, uint64_t* fits) const {
-  const uint64_t* low = cmd_low_.row(0);
-  for (int k = 0; k < words_; ++k) {
-    fits[k] |= elig[k] & ~low[k];
-    for (uint64_t r = elig[k] & low[k] & ~fits[k]; r; r &= r - 1) {
+// and then only on the VCs that could go otherwise: `check` holds the outputs VC `vc` of input `i`
+// could serve that are low and not yet known to fit. Adds to `fits` those its front flit fits.
+void SwitchCore::fitting_outputs(int i, int vc, const uint64_t* check, uint64_t* fits) const {
+  for (int k = 0; k < words_; ++k)
+    for (uint64_t r = check[k] & ~fits[k]; r; r &= r - 1) {
       const int o = (k << 6) + __builtin_ctzll(r);
       if (front_fits(i, o * v_ + vc, o, vc)) fits[k] |= uint64_t{1} << (o & 63);
     }
-  }
 }
 
 void SwitchCore::build_requests(uint64_t t) {
@@ -43,13 +40,17 @@ void SwitchCore::build_requests(uint64_t t) {
   // Packet mode: matched inputs and outputs stay out of allocation while their packet flows.
   const uint64_t* pm_in = pm_ ? pm_in_.row(0) : nullptr;
   const uint64_t* pm_outs = pm_ ? pm_outs_.row(0) : nullptr;
+  // Command credits: outputs with a lane short of a full packet's (null when there are none).
+  const uint64_t* low = cmd_ && any_bit(cmd_low_.row(0), words_) ? cmd_low_.row(0) : nullptr;
 
   for (int w = 0; w < words_; ++w) {
     for (uint64_t bits = pm_in ? act[w] & ~pm_in[w] : act[w]; bits; bits &= bits - 1) {
       const int i = (w << 6) + __builtin_ctzll(bits);
       uint64_t* row = req_.row(i);
       if (p_.queueing == Queueing::kVoq) {
-        uint64_t* fits = cmd_ ? fits_.data() : nullptr;
+        // With command credits and some output low on them, `fits` collects the outputs some VC's
+        // front flit can use; otherwise every eligible output fits.
+        uint64_t* fits = low ? fits_.data() : nullptr;
         if (fits) std::fill(fits, fits + words_, 0);
         for (uint32_t lanes = voq_lanes_[i]; lanes; lanes &= lanes - 1) {  // VCs with a queued flit
           const int vc = __builtin_ctz(lanes);
@@ -57,16 +58,23 @@ void SwitchCore::build_requests(uint64_t t) {
           const uint64_t* cred = credit_bits_[vc].row(0);
           const uint64_t* held = held_[vc].row(0);
           const uint64_t* mine = held_by_[vc].row(i);
-          uint64_t* elig = fits ? elig_.data() : row;  // with command credits, row is built below
+          if (!fits) {
+            for (int k = 0; k < words_; ++k) {
+              row[k] |= ne[k] & cred[k] & (~held[k] | mine[k]);
+              stall[k] |= ne[k] & ~cred[k];
+            }
+            continue;
+          }
+          uint64_t* check = elig_.data();
+          uint64_t any_check = 0;
           for (int k = 0; k < words_; ++k) {
             const uint64_t e = ne[k] & cred[k] & (~held[k] | mine[k]);
-            elig[k] = fits ? e : elig[k] | e;
+            row[k] |= e;
+            fits[k] |= e & ~low[k];
+            any_check |= check[k] = e & low[k];
             stall[k] |= ne[k] & ~cred[k];
           }
-          if (fits) {
-            for (int k = 0; k < words_; ++k) row[k] |= elig[k];
-            fitting_outputs(i, vc, elig, fits);
-          }
+          if (any_check) fitting_outputs(i, vc, check, fits);
         }
         if (pm_outs)
           for (int k = 0; k < words_; ++k) row[k] &= ~pm_outs[k];
