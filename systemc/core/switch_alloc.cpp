@@ -58,21 +58,16 @@ void SwitchCore::build_requests(uint64_t t) {
           const uint64_t* cred = credit_bits_[vc].row(0);
           const uint64_t* held = held_[vc].row(0);
           const uint64_t* mine = held_by_[vc].row(i);
-          if (!fits) {
-            for (int k = 0; k < words_; ++k) {
-              row[k] |= ne[k] & cred[k] & (~held[k] | mine[k]);
-              stall[k] |= ne[k] & ~cred[k];
-            }
-            continue;
-          }
-          uint64_t* check = elig_.data();
+          uint64_t* check = check_.data();
           uint64_t any_check = 0;
           for (int k = 0; k < words_; ++k) {
             const uint64_t e = ne[k] & cred[k] & (~held[k] | mine[k]);
             row[k] |= e;
-            fits[k] |= e & ~low[k];
-            any_check |= check[k] = e & low[k];
             stall[k] |= ne[k] & ~cred[k];
+            if (fits) {
+              fits[k] |= e & ~low[k];
+              any_check |= check[k] = e & low[k];
+            }
           }
           if (any_check) fitting_outputs(i, vc, check, fits);
         }

@@ -91,7 +91,7 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     out_cmd_shared_.assign(static_cast<size_t>(n_ * v_), 0);
     cmd_low_.resize(1, n_);
     fits_.assign(static_cast<size_t>(words_), 0);
-    elig_.assign(static_cast<size_t>(words_), 0);
+    check_.assign(static_cast<size_t>(words_), 0);
     for (int o = 0; o < n_; ++o) update_cmd_low(o);
   } else {
     out_cmd_.assign(n_, CreditPool());

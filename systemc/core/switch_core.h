@@ -206,7 +206,7 @@ class SwitchCore {
   bool cmd_ = false;                     // command credits in use (two message classes)
   std::vector<CreditPool> out_cmd_;      // per output: command credits of the receiver behind it
   std::vector<uint8_t> out_cmd_shared_;  // per output VC: shared command credits of its packet
-  std::vector<uint64_t> fits_, elig_;  // build_requests' scratch rows (voq with command credits low)
+  std::vector<uint64_t> fits_, check_;  // build_requests' scratch rows (voq with command credits low)
   std::vector<uint64_t> unready_;      // drop_unready_outputs' scratch row: outputs dropped this cycle
   BitMatrix cmd_low_;  // one row: outputs where some lane has fewer command credits than a packet may need
   std::vector<BitMatrix> credit_bits_;  // per VC, one row: outputs with a credit for that VC

@@ -150,12 +150,11 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
     ++result_.port_window_flits[static_cast<size_t>(p)];
   }
   if (L.sent == 0) {
-    const uint64_t payload = b.payload;
-    result_.ports[static_cast<size_t>(port.owner)].tx_payload_bytes += payload;
+    result_.ports[static_cast<size_t>(port.owner)].tx_payload_bytes += b.payload;
     if (window) {
       ++result_.window_packets[static_cast<size_t>(cls)];
       result_.window_messages[static_cast<size_t>(cls)] += b.count;
-      result_.window_payload[static_cast<size_t>(cls)] += payload;
+      result_.window_payload[static_cast<size_t>(cls)] += b.payload;
     }
   }
   const uint32_t bit = 1U << lane;
