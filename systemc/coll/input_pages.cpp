@@ -35,28 +35,71 @@ InputPages::InputPages(tl::RedType type, uint64_t seed, int rank, uint64_t base,
     states_.push_back(rng);
     for (uint64_t i = 0; i < per; ++i) rng.next();
   }
+  cursors_.resize(kCursors);
+  if (tl::red_is_float(type_)) {
+    table_.resize(2048 * elem_);
+    for (uint64_t x = 0; x < 2048; ++x) store_draw(type_, x, static_cast<int>(elem_), &table_[x * elem_]);
+  }
+}
+
+template <int E>
+void InputPages::whole(traffic::Rng& rng, uint8_t*& out, uint64_t& off, uint64_t stop) const {
+  const uint8_t* t = table_.empty() ? nullptr : table_.data();
+  for (; off + E <= stop; off += E, out += E) {
+    const uint64_t x = rng.next();
+    if (t)
+      std::memcpy(out, t + (x % 2048) * E, E);
+    else
+      std::memcpy(out, &x, E);
+  }
 }
 
 void InputPages::fill(uint64_t addr, uint8_t* out, uint64_t len) const {
-  const int e = static_cast<int>(elem_);
   uint64_t off = addr - base_;  // into the input
   const uint64_t stop = std::min(off + len, bytes_);
   if (off >= stop) {
     std::memset(out, 0, len);
     return;
   }
-  traffic::Rng rng = states_[static_cast<size_t>(off / kStride)];
-  uint64_t at = off / kStride * kStride;
-  for (; at + elem_ <= off; at += elem_) rng.next();  // elements before the range
+  uint64_t at = off / elem_ * elem_;  // the element the range starts in
+  const uint64_t saved = at / kStride * kStride;
+  const Cursor& c = cursors_[static_cast<size_t>(at / kStride % kCursors)];
+  const bool go_on = c.at >= saved && c.at <= at;  // from where an earlier read ended
+  traffic::Rng rng = go_on ? c.rng : states_[static_cast<size_t>(at / kStride)];
+  for (uint64_t a = go_on ? c.at : saved; a < at; a += elem_) rng.next();  // elements before it
   uint8_t v[8];
-  while (off < stop) {  // whole elements, and the parts of one the range cuts
-    store_draw(type_, rng.next(), e, v);
-    const uint64_t from = off - at, n = std::min(elem_ - from, stop - off);
-    std::memcpy(out, v + from, static_cast<size_t>(n));
+  auto element = [&](uint64_t x, uint8_t* p) {
+    if (table_.empty())
+      std::memcpy(p, &x, static_cast<size_t>(elem_));
+    else
+      std::memcpy(p, &table_[(x % 2048) * elem_], static_cast<size_t>(elem_));
+  };
+  if (off > at) {  // the start cuts an element
+    element(rng.next(), v);
+    const uint64_t n = std::min(at + elem_, stop) - off;
+    std::memcpy(out, v + (off - at), static_cast<size_t>(n));
     out += n;
     off += n;
     at += elem_;
   }
+  if (off == at) {  // (else the range ended inside the element it started in)
+    switch (elem_) {  // whole elements, with the element size known to the compiler
+      case 2: whole<2>(rng, out, off, stop); break;
+      case 4: whole<4>(rng, out, off, stop); break;
+      default: whole<8>(rng, out, off, stop); break;
+    }
+    at = off;
+    if (off < stop) {  // the end cuts an element
+      element(rng.next(), v);
+      std::memcpy(out, v, static_cast<size_t>(stop - off));
+      out += stop - off;
+      off = stop;
+      at += elem_;
+    }
+  }
+  Cursor& end = cursors_[static_cast<size_t>(at / kStride % kCursors)];
+  end.rng = rng;
+  end.at = at;
   if (off < (addr - base_) + len) std::memset(out, 0, static_cast<size_t>((addr - base_) + len - off));
 }
 

@@ -22,6 +22,20 @@ long double to_ld(tl::RedType t, const uint8_t* p) {
   }
 }
 
+// `count` float elements from `p` as long doubles (the type's switch outside the loop).
+void to_ld_row(tl::RedType t, const uint8_t* p, size_t count, long double* out) {
+  auto each = [&](auto decode, size_t e) {
+    for (size_t c = 0; c < count; ++c) out[c] = decode(p + c * e);
+  };
+  switch (t) {
+    case tl::RedType::kF32: each([](const uint8_t* q) { float v; std::memcpy(&v, q, 4); return static_cast<long double>(v); }, 4); break;
+    case tl::RedType::kF64: each([](const uint8_t* q) { double v; std::memcpy(&v, q, 8); return static_cast<long double>(v); }, 8); break;
+    case tl::RedType::kF16: each([](const uint8_t* q) { uint16_t v; std::memcpy(&v, q, 2); return static_cast<long double>(tl::f16_to_f32(v)); }, 2); break;
+    case tl::RedType::kBF16: each([](const uint8_t* q) { uint16_t v; std::memcpy(&v, q, 2); return static_cast<long double>(tl::bf16_to_f32(v)); }, 2); break;
+    default: std::fill(out, out + count, 0.0L); break;
+  }
+}
+
 uint64_t to_bits(int e, const uint8_t* p) {
   uint64_t v = 0;
   std::memcpy(&v, p, static_cast<size_t>(e));
@@ -101,7 +115,7 @@ struct Checker {
     const bool fl = tl::red_is_float(r.spec.type), sum = r.spec.op == tl::RedOp::kSum;
     const double us = step_roundoff(r.spec.type, r.spec.algo), uf = final_roundoff(r.spec.type, r.spec.algo);
     std::vector<uint8_t> in, got, want;
-    std::vector<long double> exact;
+    std::vector<long double> exact, mag, row;
     std::vector<double> bound;
     std::vector<uint64_t> vals(n);
     for (uint64_t b0 = 0; b0 < bytes; b0 += block) {
@@ -113,40 +127,46 @@ struct Checker {
       // The reference of every element of the block: exact value and bound (float sums), else
       // the expected bytes (integers bit-exact; min / max pick one of the inputs).
       want.assign(count * eb, 0);
-      exact.resize(fl && sum ? count : 0);
       bound.resize(fl && sum ? count : 0);
-      for (size_t c = 0; c < count; ++c) {
-        if (!fl) {
-          for (size_t x = 0; x < n; ++x) vals[x] = to_bits(e, input(x, c));
-          const uint64_t v = int_reduce(r.spec.type, r.spec.op, vals);
-          std::memcpy(want.data() + c * eb, &v, static_cast<size_t>(eb));
-        } else if (sum) {
-          long double ex = 0, mag = 0;
-          for (size_t x = 0; x < n; ++x) {
-            const long double v = to_ld(r.spec.type, input(x, c));
-            ex += v;
-            mag += std::fabs(v);
+      if (fl && sum) {  // rank by rank over the block, each element summed in rank order
+        exact.assign(count, 0.0L);
+        mag.assign(count, 0.0L);
+        row.resize(count);
+        for (size_t x = 0; x < n; ++x) {
+          to_ld_row(r.spec.type, input(x, 0), count, row.data());
+          for (size_t c = 0; c < count; ++c) {
+            exact[c] += row[c];
+            mag[c] += std::fabs(row[c]);
           }
-          exact[c] = ex;
-          bound[c] = static_cast<double>(static_cast<long double>(n - 1) * us * 1.0001L * mag + uf * std::fabs(ex)) + 1e-300;
-        } else {
-          long double best = to_ld(r.spec.type, input(0, c));
-          for (size_t x = 1; x < n; ++x) {
-            const long double v = to_ld(r.spec.type, input(x, c));
-            best = r.spec.op == tl::RedOp::kMin ? std::min(best, v) : std::max(best, v);
+        }
+        for (size_t c = 0; c < count; ++c)
+          bound[c] = static_cast<double>(static_cast<long double>(n - 1) * us * 1.0001L * mag[c] + uf * std::fabs(exact[c])) + 1e-300;
+      } else {
+        for (size_t c = 0; c < count; ++c) {
+          if (!fl) {
+            for (size_t x = 0; x < n; ++x) vals[x] = to_bits(e, input(x, c));
+            const uint64_t v = int_reduce(r.spec.type, r.spec.op, vals);
+            std::memcpy(want.data() + c * eb, &v, static_cast<size_t>(eb));
+          } else {
+            long double best = to_ld(r.spec.type, input(0, c));
+            for (size_t x = 1; x < n; ++x) {
+              const long double v = to_ld(r.spec.type, input(x, c));
+              best = r.spec.op == tl::RedOp::kMin ? std::min(best, v) : std::max(best, v);
+            }
+            store_float(r.spec.type, static_cast<double>(best), want.data() + c * eb);
           }
-          store_float(r.spec.type, static_cast<double>(best), want.data() + c * eb);
         }
       }
       got.resize(len);
       for (int i : who) {
         mem(i).read(r.layout.out + off + b0, got.data(), len);
+        if (fl && sum) to_ld_row(r.spec.type, got.data(), count, row.data());
         for (size_t c = 0; c < count; ++c) {
           ++res.elements;
           const uint8_t* g = got.data() + c * eb;
           const uint64_t at = r.layout.out + off + b0 + c * eb;
           if (fl && sum) {
-            const double err = static_cast<double>(std::fabs(to_ld(r.spec.type, g) - exact[c]));
+            const double err = static_cast<double>(std::fabs(row[c] - exact[c]));
             res.max_error_ratio = std::max(res.max_error_ratio, err / bound[c]);
             if (err <= bound[c]) continue;
             wrong([&] {

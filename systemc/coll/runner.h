@@ -70,6 +70,8 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   // TransferClient, TxnObserver, CycleHook.
   void transfer_done(uint64_t cookie, tl::Status status, uint64_t cycle) override;
   void executed(int completer, const tl::Message& request, const uint8_t* memory_before) override;
+  // Only an observer it wraps reads the memory before a request (flags are seen in the request).
+  bool wants_memory_before() const override { return inner_ && inner_->wants_memory_before(); }
   void answered(int initiator, const tl::Message& response) override;
   void before_cycle(uint64_t t) override;
   uint64_t next_activity(uint64_t t) const override;

@@ -140,7 +140,8 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {  // p: the e
   }
   uint64_t ser = 0;
   if (m.status == tl::Status::kOkay) {
-    if (observer_) observer_->executed(p, m, port.memory.peek(off, static_cast<uint64_t>(m.len)));
+    if (observer_)
+      observer_->executed(p, m, observer_->wants_memory_before() ? port.memory.peek(off, static_cast<uint64_t>(m.len)) : nullptr);
     const auto bpc = static_cast<uint64_t>(ap_.mem_bytes_per_cycle);
     ser = (m.len * static_cast<uint64_t>(port.nports) + bpc - 1) / bpc;
     // A synthetic read or write nobody looks at (m.no_data) takes the same time but moves no bytes.

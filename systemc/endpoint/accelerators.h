@@ -60,7 +60,10 @@ struct LaneLayout {
 class TxnObserver {
  public:
   virtual ~TxnObserver() = default;
+  // `memory_before`: the request's bytes of the completer's memory before it executes, or null
+  // when wants_memory_before() is false (reading generated memory costs as much as the request).
   virtual void executed(int completer, const tl::Message& request, const uint8_t* memory_before) = 0;
+  virtual bool wants_memory_before() const { return true; }
   virtual void answered(int initiator, const tl::Message& response) = 0;
 };
 

@@ -64,5 +64,52 @@ TEST(CollInputPages, EveryRangeReadsAsTheGeneratorDrawnInOrder) {
   }
 }
 
+// Reads that go on where the last one ended (as the engine and the check read a rank's input),
+// mixed with jumps back and forward inside and across saved stretches, read as drawn.
+TEST(CollInputPages, ReadsInOrderAndJumpsReadAsDrawn) {
+  std::mt19937_64 pick(11);
+  for (int t = 0; t < tl::kRedTypes; ++t) {
+    const auto type = static_cast<tl::RedType>(t);
+    const uint64_t bytes = 5 * 4096 + 8 * 13, base = 4096;
+    const std::vector<uint8_t> want = expected_input(type, 7, 3, bytes);
+    const InputPages src(type, 7, 3, base, bytes);
+    uint64_t from = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const uint64_t r = pick() % 10;
+      if (r == 0) from = pick() % bytes;                                     // anywhere
+      else if (r == 1) from -= std::min<uint64_t>(from, 1 + pick() % 200);  // a little back
+      else if (r == 2) from += pick() % 200;                                 // a little ahead
+      if (from >= bytes) from = 0;
+      const uint64_t page_end = (base + from) / 4096 * 4096 + 4096 - base;
+      const uint64_t len = 1 + pick() % std::min<uint64_t>(300, std::min(page_end, bytes) - from);
+      std::vector<uint8_t> got(len);
+      src.fill(base + from, got.data(), len);
+      for (uint64_t k = 0; k < len; ++k)
+        ASSERT_EQ(got[k], want[from + k]) << tl::red_type_name(type) << " read " << i << " byte " << from + k;
+      from += len;  // the next read goes on from here (unless it jumps)
+    }
+  }
+}
+
+// Two streams reading in order whose saved stretches share a cursor slot (kCursors stretches
+// apart), and a third elsewhere, each reading 100 B at a time, interleaved.
+TEST(CollInputPages, StreamsSharingACursorSlotReadAsDrawn) {
+  const uint64_t apart = InputPages::kCursors * InputPages::kStride, bytes = 2 * apart + 8192;
+  for (const auto type : {tl::RedType::kF32, tl::RedType::kS64, tl::RedType::kBF16}) {
+    const std::vector<uint8_t> want = expected_input(type, 3, 70, bytes);
+    const InputPages src(type, 3, 70, 0, bytes);
+    uint64_t at[3] = {10, 10 + apart, 5000};
+    for (int i = 0; i < 3 * 200; ++i) {
+      uint64_t& from = at[i % 3];
+      const uint64_t len = std::min<uint64_t>(100, 4096 - from % 4096);  // within a page
+      std::vector<uint8_t> got(len);
+      src.fill(from, got.data(), len);
+      for (uint64_t k = 0; k < len; ++k)
+        ASSERT_EQ(got[k], want[from + k]) << tl::red_type_name(type) << " stream " << i % 3 << " byte " << from + k;
+      from += len;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace upswitch::coll
