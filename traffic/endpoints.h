@@ -85,6 +85,11 @@ class TrafficEndpoints {
   void tick(uint64_t t);
   uint64_t next_activity(uint64_t t) const;
   bool done() const { return phase_ == Phase::kDone; }
+  // The first cycle at which the run may end (done() after its tick), as things stand: the
+  // measurement window's end while it has not ended and no stop is asked for; else now (0).
+  uint64_t earliest_end() const {
+    return !stop_requested_ && (phase_ == Phase::kWarmup || phase_ == Phase::kMeasure) ? window_end_ : 0;
+  }
   Phase phase() const { return phase_; }
   // Stop at the next tick, keeping what was measured (Ctrl-C).
   void request_stop() { stop_requested_ = true; }

@@ -58,20 +58,28 @@ class Link {
   }
 
   // Parallel runs (top/parallel_run.h): when the two ends of the link are ticked by different
-  // threads, what is sent waits in the sender's outbox until flush_deferred(), which the driver
-  // calls between windows no longer than min(latency, credit delay): nothing sent in a window is
-  // due inside it, so the receiver misses nothing. Not with a data-link layer (both ends drive it).
+  // threads, what is sent waits in the sender's outbox until the driver flushes it between
+  // windows no longer than min(latency, credit delay): nothing sent in a window is due inside it,
+  // so the receiver misses nothing. The flits' flush wakes only the flit receiver and the
+  // credits' only the credit receiver, so each end's thread flushes what comes to it, both at
+  // once (while neither sends). Not with a data-link layer (both ends drive it).
   void set_deferred(bool on) {
     if (on && dl_) throw std::logic_error("Link: a link with a data-link layer cannot be deferred");
     deferred_ = on;
   }
   bool deferred() const { return deferred_; }
   void flush_deferred() {
+    flush_deferred_flits();
+    flush_deferred_credits();
+  }
+  void flush_deferred_flits() {
     for (const auto& [now, f] : flit_out_) {
       flits_.push(now, f);
       if (flit_listener_) flit_listener_->wake_at(now + flits_.latency());
     }
     flit_out_.clear();
+  }
+  void flush_deferred_credits() {
     for (const auto& [now, c] : credit_out_) {
       credits_.push(now, c);
       if (credit_listener_) credit_listener_->wake_at(now + credits_.latency());

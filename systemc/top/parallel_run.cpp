@@ -67,10 +67,11 @@ ParallelPlan plan_parallel(const Fabric& f, int threads) {
   ParallelPlan plan;
   plan.groups = std::max(1, std::min(threads, S));
   plan.group_of.assign(static_cast<size_t>(S), 0);
-  // Longest first onto the least loaded group; the endpoints weigh about half a switch port per
-  // port (doc/performance.md "Parallel execution").
+  // Longest first onto the least loaded group; an endpoint port weighs 0.28 of a switch port
+  // (instructions per port, callgrind: 0.29 on the NVL72 rack, 0.24 on the superpod;
+  // doc/performance.md "Parallel execution").
   std::vector<double> load(static_cast<size_t>(plan.groups), 0.0);
-  load[0] = 0.5 * net.endpoint_ports();
+  load[0] = 0.28 * net.endpoint_ports();
   std::vector<int> order(static_cast<size_t>(S));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return net.sw(a).ports() > net.sw(b).ports(); });
@@ -100,10 +101,14 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
   std::vector<std::vector<int>> members(static_cast<size_t>(G));
   for (int s = 0; s < net.switches(); ++s) members[static_cast<size_t>(plan.group_of[static_cast<size_t>(s)])].push_back(s);
   std::vector<core::Link*> held;  // links between two groups
+  // Per group, the held links whose flits (to) or credits (from) come to it: it flushes them.
+  std::vector<std::vector<core::Link*>> flits_in(static_cast<size_t>(G)), credits_in(static_cast<size_t>(G));
   for (const network::Network::Channel& c : net.channels())
     if (group_at(plan, c.from) != group_at(plan, c.to)) {
       c.wire->set_deferred(true);
       held.push_back(c.wire);
+      flits_in[static_cast<size_t>(group_at(plan, c.to))].push_back(c.wire);
+      credits_in[static_cast<size_t>(group_at(plan, c.from))].push_back(c.wire);
     }
   eps.defer_flush_end();
 
@@ -112,8 +117,10 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
   bool stop = false;
   const uint64_t check = f.config().check_interval_cycles;
   uint64_t next_check = check;
-  // Group 0 (the endpoints) leads: lead_next is the next cycle it will tick (it has finished
-  // every cycle before); lead_done_at the cycle it ended the run at.
+  // Group 0 (the endpoints) leads from cycle `free_until` on: lead_next is the next cycle it will
+  // tick (it has finished every cycle before); lead_done_at the cycle it ended the run at. Before
+  // free_until the run cannot end, so the other groups do not wait for it.
+  uint64_t free_until = eps.earliest_end();
   std::atomic<uint64_t> lead_next{0};
   std::atomic<uint64_t> lead_done_at{UINT64_MAX};
   std::atomic<bool> failed{false};
@@ -131,7 +138,6 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
         stop = true;
         return;
       }
-      for (core::Link* l : held) l->flush_deferred();
       const uint64_t last = end - 1;
       if (!eps.done() && eps.flush_ready_at() != UINT64_MAX) {
         const uint64_t at = std::max(eps.flush_ready_at(), eps.links_last_due());
@@ -151,19 +157,21 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
       if (next == UINT64_MAX) throw std::logic_error("parallel run: nothing is left to simulate before the run's end");
       begin = next;
       end = next + plan.window;
+      free_until = eps.earliest_end();  // after on_window, which may ask for a stop
       lead_next.store(begin, std::memory_order_release);
     } catch (...) {
       fail(std::current_exception());
       stop = true;
     }
   };
+  WindowBarrier ticked(G, [] {});  // every group has finished the window: the outboxes are full
   WindowBarrier barrier(G, between);
 
   auto window = [&](int g) {
     const std::vector<int>& mine = members[static_cast<size_t>(g)];
     uint64_t t = begin;
     while (t < end) {
-      if (g != 0) {  // tick t only once group 0 has finished t - 1 and not ended the run before t
+      if (g != 0 && t >= free_until) {  // tick t only once group 0 has finished t - 1 and not ended the run before t
         while (lead_next.load(std::memory_order_acquire) < t) {
           if (failed.load(std::memory_order_acquire)) return;
           std::this_thread::yield();
@@ -194,6 +202,9 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
         fail(std::current_exception());
         if (g == 0) lead_next.store(UINT64_MAX, std::memory_order_release);
       }
+      ticked.arrive_and_wait();
+      for (core::Link* l : flits_in[static_cast<size_t>(g)]) l->flush_deferred_flits();
+      for (core::Link* l : credits_in[static_cast<size_t>(g)]) l->flush_deferred_credits();
       barrier.arrive_and_wait();
       if (stop) return;
     }
