@@ -35,7 +35,7 @@ InputPages::InputPages(tl::RedType type, uint64_t seed, int rank, uint64_t base,
     states_.push_back(rng);
     for (uint64_t i = 0; i < per; ++i) rng.next();
   }
-  cursors_.resize(kCursors);
+  cursors_.resize(std::max<size_t>(1, std::min<size_t>(kCursors, states_.size())));  // no more than stretches
   if (tl::red_is_float(type_)) {
     table_.resize(2048 * elem_);
     for (uint64_t x = 0; x < 2048; ++x) store_draw(type_, x, static_cast<int>(elem_), &table_[x * elem_]);
@@ -63,7 +63,7 @@ void InputPages::fill(uint64_t addr, uint8_t* out, uint64_t len) const {
   }
   uint64_t at = off / elem_ * elem_;  // the element the range starts in
   const uint64_t saved = at / kStride * kStride;
-  const Cursor& c = cursors_[static_cast<size_t>(at / kStride % kCursors)];
+  const Cursor& c = cursors_[static_cast<size_t>(at / kStride) % cursors_.size()];
   const bool go_on = c.at >= saved && c.at <= at;  // from where an earlier read ended
   traffic::Rng rng = go_on ? c.rng : states_[static_cast<size_t>(at / kStride)];
   for (uint64_t a = go_on ? c.at : saved; a < at; a += elem_) rng.next();  // elements before it
@@ -97,7 +97,7 @@ void InputPages::fill(uint64_t addr, uint8_t* out, uint64_t len) const {
       at += elem_;
     }
   }
-  Cursor& end = cursors_[static_cast<size_t>(at / kStride % kCursors)];
+  Cursor& end = cursors_[static_cast<size_t>(at / kStride) % cursors_.size()];
   end.rng = rng;
   end.at = at;
   if (off < (addr - base_) + len) std::memset(out, 0, static_cast<size_t>((addr - base_) + len - off));

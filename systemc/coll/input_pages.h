@@ -27,7 +27,7 @@ void store_float(tl::RedType t, double v, uint8_t* p);
 class InputPages : public tl::PageSource {
  public:
   static constexpr uint64_t kStride = 1024;  // bytes between saved generator states (whole elements)
-  static constexpr uint64_t kCursors = 256;  // generators kept where reads ended (10 KiB)
+  static constexpr uint64_t kCursors = 256;  // generators kept where reads ended (up to 10 KiB)
 
   // Rank `rank`'s (an endpoint id) input of `bytes` at memory offset `base`.
   InputPages(tl::RedType type, uint64_t seed, int rank, uint64_t base, uint64_t bytes);
@@ -48,7 +48,8 @@ class InputPages : public tl::PageSource {
     uint64_t at = ~uint64_t{0};  // offset from the input's start (none yet)
     traffic::Rng rng;            // the generator before the element at `at`
   };
-  mutable std::vector<Cursor> cursors_;  // slot: the saved stretch of `at`, modulo kCursors
+  // Slot: the saved stretch of `at`, modulo their number (kCursors, or fewer stretches).
+  mutable std::vector<Cursor> cursors_;
 };
 
 }  // namespace upswitch::coll
