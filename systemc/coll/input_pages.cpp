@@ -4,17 +4,6 @@
 #include <cstring>
 
 namespace upswitch::coll {
-namespace {
-
-// Element value of one generator draw.
-void store_draw(tl::RedType t, uint64_t x, int e, uint8_t* p) {
-  if (tl::red_is_float(t))
-    store_float(t, (static_cast<double>(x % 2048) - 1024.0) / 1024.0, p);
-  else
-    std::memcpy(p, &x, static_cast<size_t>(e));
-}
-
-}  // namespace
 
 void store_float(tl::RedType t, double v, uint8_t* p) {
   switch (t) {
@@ -36,21 +25,17 @@ InputPages::InputPages(tl::RedType type, uint64_t seed, int rank, uint64_t base,
     for (uint64_t i = 0; i < per; ++i) rng.next();
   }
   cursors_.resize(std::max<size_t>(1, std::min<size_t>(kCursors, states_.size())));  // no more than stretches
-  if (tl::red_is_float(type_)) {
+  if (tl::red_is_float(type_)) {  // a draw x gives (x mod 2048 - 1024) / 1024
     table_.resize(2048 * elem_);
-    for (uint64_t x = 0; x < 2048; ++x) store_draw(type_, x, static_cast<int>(elem_), &table_[x * elem_]);
+    for (uint64_t x = 0; x < 2048; ++x) store_float(type_, (static_cast<double>(x) - 1024.0) / 1024.0, &table_[x * elem_]);
   }
 }
 
 template <int E>
 void InputPages::whole(traffic::Rng& rng, uint8_t*& out, uint64_t& off, uint64_t stop) const {
-  const uint8_t* t = table_.empty() ? nullptr : table_.data();
   for (; off + E <= stop; off += E, out += E) {
     const uint64_t x = rng.next();
-    if (t)
-      std::memcpy(out, t + (x % 2048) * E, E);
-    else
-      std::memcpy(out, &x, E);
+    std::memcpy(out, element(x), E);
   }
 }
 
@@ -67,17 +52,10 @@ void InputPages::fill(uint64_t addr, uint8_t* out, uint64_t len) const {
   const bool go_on = c.at >= saved && c.at <= at;  // from where an earlier read ended
   traffic::Rng rng = go_on ? c.rng : states_[static_cast<size_t>(at / kStride)];
   for (uint64_t a = go_on ? c.at : saved; a < at; a += elem_) rng.next();  // elements before it
-  uint8_t v[8];
-  auto element = [&](uint64_t x, uint8_t* p) {
-    if (table_.empty())
-      std::memcpy(p, &x, static_cast<size_t>(elem_));
-    else
-      std::memcpy(p, &table_[(x % 2048) * elem_], static_cast<size_t>(elem_));
-  };
   if (off > at) {  // the start cuts an element
-    element(rng.next(), v);
+    const uint64_t x = rng.next();
     const uint64_t n = std::min(at + elem_, stop) - off;
-    std::memcpy(out, v + (off - at), static_cast<size_t>(n));
+    std::memcpy(out, element(x) + (off - at), static_cast<size_t>(n));
     out += n;
     off += n;
     at += elem_;
@@ -90,8 +68,8 @@ void InputPages::fill(uint64_t addr, uint8_t* out, uint64_t len) const {
     }
     at = off;
     if (off < stop) {  // the end cuts an element
-      element(rng.next(), v);
-      std::memcpy(out, v, static_cast<size_t>(stop - off));
+      const uint64_t x = rng.next();
+      std::memcpy(out, element(x), static_cast<size_t>(stop - off));
       out += stop - off;
       off = stop;
       at += elem_;

@@ -34,6 +34,10 @@ class InputPages : public tl::PageSource {
   void fill(uint64_t addr, uint8_t* out, uint64_t len) const override;
 
  private:
+  // The element bytes draw `x` gives (integers: its low bytes, read from `x` itself).
+  const uint8_t* element(const uint64_t& x) const {
+    return table_.empty() ? reinterpret_cast<const uint8_t*>(&x) : &table_[(x % 2048) * elem_];
+  }
   // Whole elements of E bytes from `off` while they fit before `stop`, advancing out and off.
   template <int E>
   void whole(traffic::Rng& rng, uint8_t*& out, uint64_t& off, uint64_t stop) const;

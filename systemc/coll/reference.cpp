@@ -11,17 +11,6 @@
 namespace upswitch::coll {
 namespace {
 
-// One element as a long double (floats) or as its raw bits (integers).
-long double to_ld(tl::RedType t, const uint8_t* p) {
-  switch (t) {
-    case tl::RedType::kF32: { float v; std::memcpy(&v, p, 4); return v; }
-    case tl::RedType::kF64: { double v; std::memcpy(&v, p, 8); return v; }
-    case tl::RedType::kF16: { uint16_t v; std::memcpy(&v, p, 2); return tl::f16_to_f32(v); }
-    case tl::RedType::kBF16: { uint16_t v; std::memcpy(&v, p, 2); return tl::bf16_to_f32(v); }
-    default: return 0;
-  }
-}
-
 // `count` float elements from `p` as long doubles (the type's switch outside the loop).
 void to_ld_row(tl::RedType t, const uint8_t* p, size_t count, long double* out) {
   auto each = [&](auto decode, size_t e) {
@@ -34,6 +23,13 @@ void to_ld_row(tl::RedType t, const uint8_t* p, size_t count, long double* out) 
     case tl::RedType::kBF16: each([](const uint8_t* q) { uint16_t v; std::memcpy(&v, q, 2); return static_cast<long double>(tl::bf16_to_f32(v)); }, 2); break;
     default: std::fill(out, out + count, 0.0L); break;
   }
+}
+
+// One float element as a long double (other types: 0).
+long double to_ld(tl::RedType t, const uint8_t* p) {
+  long double v;
+  to_ld_row(t, p, 1, &v);
+  return v;
 }
 
 uint64_t to_bits(int e, const uint8_t* p) {

@@ -68,10 +68,6 @@ class Link {
     deferred_ = on;
   }
   bool deferred() const { return deferred_; }
-  void flush_deferred() {
-    flush_deferred_flits();
-    flush_deferred_credits();
-  }
   void flush_deferred_flits() {
     for (const auto& [now, f] : flit_out_) {
       flits_.push(now, f);

@@ -171,7 +171,8 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
     const std::vector<int>& mine = members[static_cast<size_t>(g)];
     uint64_t t = begin;
     while (t < end) {
-      if (g != 0 && t >= free_until) {  // tick t only once group 0 has finished t - 1 and not ended the run before t
+      // From free_until on, tick t only once group 0 has finished t - 1 and not ended the run before t.
+      if (g != 0 && t >= free_until) {
         while (lead_next.load(std::memory_order_acquire) < t) {
           if (failed.load(std::memory_order_acquire)) return;
           std::this_thread::yield();
