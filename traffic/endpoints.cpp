@@ -54,6 +54,10 @@ void TrafficEndpoints::init(const UpstreamCredits& credits) {
   sink_.resize(static_cast<size_t>(n_) * static_cast<size_t>(v_));
   to_switch_.assign(static_cast<size_t>(n_), nullptr);
   from_switch_.assign(static_cast<size_t>(n_), nullptr);
+  credit_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
+  next_arrival_.assign(static_cast<size_t>(n_), UINT64_MAX);
+  has_backlog_.assign(static_cast<size_t>(n_), 0);
+  flit_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
   first_.assign(static_cast<size_t>(e_) + 1, 0);
   for (int p = 0; p < n_; ++p) {
     const int e = owner_[static_cast<size_t>(p)];
@@ -89,7 +93,7 @@ void TrafficEndpoints::init(const UpstreamCredits& credits) {
       s.dq_nonempty.assign(static_cast<size_t>((e_ + 63) / 64), 0);
     }
     if (cap_ > 0) s.shared_used.assign(static_cast<size_t>(outputs), 0);
-    if (dests_.sends(owner_[static_cast<size_t>(p)])) s.next_arrival = s.injection.first(0, s.rng);
+    if (dests_.sends(owner_[static_cast<size_t>(p)])) next_arrival_[static_cast<size_t>(p)] = s.injection.first(0, s.rng);
   }
   result_.ports.resize(static_cast<size_t>(n_));
   if (window_begin_ == 0) advance_phase(0);
@@ -98,6 +102,8 @@ void TrafficEndpoints::init(const UpstreamCredits& credits) {
 void TrafficEndpoints::connect(int port, core::Link* to_switch, core::Link* from_switch) {
   to_switch_[port] = to_switch;
   from_switch_[port] = from_switch;
+  to_switch->set_credit_due_slot(&credit_due_[static_cast<size_t>(port)]);
+  from_switch->set_flit_due_slot(&flit_due_[static_cast<size_t>(port)]);
 }
 
 // Whether every link is empty once cycle t is over (see DelayLine::empty_after: the switch may
@@ -112,7 +118,7 @@ bool TrafficEndpoints::links_empty(uint64_t t) const {
 
 void TrafficEndpoints::end_generation() {
   generating_ = false;
-  for (Source& s : src_) s.next_arrival = UINT64_MAX;
+  std::fill(next_arrival_.begin(), next_arrival_.end(), UINT64_MAX);
 }
 
 // Phase changes happen at the start of a cycle, before any work of that cycle.
@@ -240,7 +246,7 @@ void TrafficEndpoints::generate(int p, uint64_t t) {
   d.dst = dests_.pick(e, g.rng);
   d.size = static_cast<uint16_t>(sizes_.draw(g.rng));
   d.measured = phase_ == Phase::kMeasure;
-  g.next_arrival = g.injection.next(t, d.size, g.rng);
+  next_arrival_[static_cast<size_t>(p)] = g.injection.next(t, d.size, g.rng);
   const int q = select_port(e, d);
   Source& s = src_[q];
   if (per_destination_) {
@@ -249,7 +255,10 @@ void TrafficEndpoints::generate(int p, uint64_t t) {
   } else {
     s.queue.push(d);
   }
-  if (s.backlog == 0) ++sources_with_backlog_;
+  if (s.backlog == 0) {
+    ++sources_with_backlog_;
+    has_backlog_[static_cast<size_t>(q)] = 1;
+  }
   s.backlog += d.size;
   backlog_total_ += d.size;
   ++result_.packets_created;
@@ -322,7 +331,10 @@ void TrafficEndpoints::send(int p, uint64_t t) {
   if (t >= window_begin_ && t < window_end_) ++result_.ports[p].injected_flits;
   --s.backlog;
   --backlog_total_;
-  if (s.backlog == 0) --sources_with_backlog_;
+  if (s.backlog == 0) {
+    --sources_with_backlog_;
+    has_backlog_[static_cast<size_t>(p)] = 0;
+  }
   if (++s.cur_sent == s.cur.size) s.cur_active = false;
 }
 
@@ -443,29 +455,37 @@ void TrafficEndpoints::tick(uint64_t t) {
   if (phase_ == Phase::kDone) return;
   if (t >= next_outage_) take_out_ports(t);  // faults.switch_down
   if (watchdog_) check_progress(t);
+  core::Credit c;  // outside the loop: a Flit is 40 bytes to zero, and most ports receive nothing
+  core::Flit f;
   for (int p = 0; p < n_; ++p) {
-    core::Link* up = to_switch_[p];
-    core::Link* down = from_switch_[p];
-    core::Credit c;
-    while (!up->credits().empty() && up->receive_credit(t, c)) {  // several with crossbar speedup
-      src_[p].credits.give(fifo_credits_ ? 0 : c.vc, c.shared);
-      if (cap_ && c.shared) {
-        uint32_t& used = src_[p].shared_used.at(c.out);
-        if (used == 0) throw std::logic_error("TrafficEndpoints: a shared credit returned for an output with none outstanding");
-        --used;
+    const auto pi = static_cast<size_t>(p);
+    if (credit_due_[pi] <= t) {
+      core::Link* up = to_switch_[pi];
+      while (up->receive_credit(t, c)) {  // several with crossbar speedup
+        src_[pi].credits.give(fifo_credits_ ? 0 : c.vc, c.shared);
+        if (cap_ && c.shared) {
+          uint32_t& used = src_[pi].shared_used.at(c.out);
+          if (used == 0) throw std::logic_error("TrafficEndpoints: a shared credit returned for an output with none outstanding");
+          --used;
+        }
+      }
+      up->refresh_credit_due();
+    }
+    if (flit_due_[pi] <= t) {
+      core::Link* down = from_switch_[pi];
+      const bool got = down->receive_flit(t, f);
+      down->refresh_flit_due();
+      if (got) {
+        receive(p, f, t);
+        down->send_credit(t, core::Credit{f.vc, f.shared_credit()});
       }
     }
-    core::Flit f;
-    if (!down->flits_empty() && down->receive_flit(t, f)) {
-      receive(p, f, t);
-      down->send_credit(t, core::Credit{f.vc, f.shared_credit()});
-    }
-    if (src_[p].next_arrival == t) generate(p, t);
+    if (next_arrival_[pi] == t) generate(p, t);
   }
   // Sending after every port generated, so a packet queued on another port of its endpoint
   // this cycle is treated the same whichever port's process created it.
   for (int p = 0; p < n_; ++p)
-    if (src_[p].backlog) send(p, t);
+    if (has_backlog_[static_cast<size_t>(p)]) send(p, t);
 }
 
 uint64_t TrafficEndpoints::next_activity(uint64_t t) const {
@@ -474,7 +494,7 @@ uint64_t TrafficEndpoints::next_activity(uint64_t t) const {
     return t + 1;
   uint64_t next = UINT64_MAX;
   for (int p = 0; p < n_ && next > t + 1; ++p) {  // nothing is earlier than the next cycle
-    next = std::min(next, src_[p].next_arrival);
+    next = std::min(next, next_arrival_[static_cast<size_t>(p)]);
     next = std::min(next, to_switch_[p]->credits().next_due());
     next = std::min(next, from_switch_[p]->next_flit_due());
   }

@@ -112,7 +112,6 @@ class TrafficEndpoints {
   struct Source {
     Rng rng;
     InjectionProcess injection;
-    uint64_t next_arrival = UINT64_MAX;
     uint64_t sequence = 0;
     PacketRing queue;
     core::CreditPool credits;
@@ -191,6 +190,14 @@ class TrafficEndpoints {
   std::vector<Source> src_;
   std::vector<SinkVc> sink_;  // per (port, vc)
   std::vector<core::Link*> to_switch_, from_switch_;
+  // Per port, kept with the links (core::Link::set_*_due_slot): the cycle the next credit on
+  // to_switch_ and the next flit on from_switch_ are due, so tick() looks only at ports with one.
+  std::vector<uint64_t> credit_due_, flit_due_;
+  // Per port: the cycle its arrival process creates the next packet (UINT64_MAX: none), and
+  // whether its source has flits waiting; beside the Sources, which tick() then touches only
+  // for ports with something to do.
+  std::vector<uint64_t> next_arrival_;
+  std::vector<uint8_t> has_backlog_;
   uint64_t window_begin_, window_end_;
   SaturationDetector saturation_;
   Phase phase_ = Phase::kWarmup;

@@ -13,7 +13,7 @@
 namespace upswitch::core {
 
 struct AllocRequest {
-  const BitMatrix* by_input = nullptr;   // row i: outputs requested by input i
+  const BitMatrix* by_input = nullptr;   // row i: outputs requested by input i (when needs_by_input())
   const BitMatrix* by_output = nullptr;  // row o: inputs requesting output o (when needs_by_output())
   const std::vector<int>* inputs = nullptr;   // inputs with at least one request, ascending
   const std::vector<int>* outputs = nullptr;  // outputs with at least one request, ascending
@@ -27,6 +27,9 @@ class Allocator {
   virtual const char* name() const = 0;
   // Whether allocate() reads AllocRequest::by_output (the caller may skip building it).
   virtual bool needs_by_output() const { return false; }
+  // Whether allocate() reads AllocRequest::by_input (the caller may skip building it when it
+  // builds the requests output by output).
+  virtual bool needs_by_input() const { return true; }
 };
 
 // Names accepted by make_allocator(), in documentation order.

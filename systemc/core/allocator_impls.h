@@ -27,6 +27,7 @@ class ISlip : public Allocator {
   void allocate(const AllocRequest& req, std::vector<int>& match) override;
   const char* name() const override { return "islip"; }
   bool needs_by_output() const override { return true; }
+  bool needs_by_input() const override { return false; }
 
  private:
   int n_, iterations_;

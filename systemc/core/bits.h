@@ -32,6 +32,25 @@ inline bool any_bit(const uint64_t* row, int words) {
 // First set bit of (a & mask) at or after `start`, cyclically over `bits` bits; -1 if none.
 // `mask` may be null (then a alone). This is a round-robin arbiter in a few instructions.
 inline int rr_find(const uint64_t* a, const uint64_t* mask, int words, int bits, int start) {
+  if (words <= 2) {  // up to 128 ports: straight-line code (the same answer as the loop below)
+    const uint64_t top = (bits & 63) ? (uint64_t{1} << (bits & 63)) - 1 : ~uint64_t{0};  // valid bits of the last word
+    const uint64_t from = ~uint64_t{0} << (start & 63);
+    uint64_t v0 = mask ? a[0] & mask[0] : a[0];
+    if (words == 1) {
+      v0 &= top;
+      const uint64_t after = v0 & from;
+      return v0 ? __builtin_ctzll(after ? after : v0) : -1;
+    }
+    uint64_t v1 = (mask ? a[1] & mask[1] : a[1]) & top;
+    if (start < 64) {
+      if (const uint64_t after = v0 & from) return __builtin_ctzll(after);
+      if (v1) return 64 + __builtin_ctzll(v1);
+      return v0 ? __builtin_ctzll(v0) : -1;
+    }
+    if (const uint64_t after = v1 & from) return 64 + __builtin_ctzll(after);
+    if (v0) return __builtin_ctzll(v0);
+    return v1 ? 64 + __builtin_ctzll(v1) : -1;
+  }
   const int w0 = start >> 6;
   for (int k = 0, w = w0; k <= words; ++k, w = w + 1 == words ? 0 : w + 1) {
     uint64_t v = mask ? (a[w] & mask[w]) : a[w];

@@ -56,6 +56,13 @@ class Link {
     else
       pacer_.take(t);
   }
+  // After tx_ready(t) or tx_take(t) on a link without a data-link layer: the first cycle from `t`
+  // at which tx_ready would hold if nothing is taken before (a DL's readiness depends on what
+  // comes back, so it has no such answer).
+  uint64_t tx_next_ready(uint64_t t) const {
+    if (dl_) throw std::logic_error("Link: tx_next_ready on a link with a data-link layer");
+    return pacer_.next_ready(t);
+  }
 
   // Parallel runs (top/parallel_run.h): when the two ends of the link are ticked by different
   // threads, what is sent waits in the sender's outbox until the driver flushes it between
@@ -71,6 +78,7 @@ class Link {
   void flush_deferred_flits() {
     for (const auto& [now, f] : flit_out_) {
       flits_.push(now, f);
+      note_flit_due(now + flits_.latency());
       if (flit_listener_) flit_listener_->wake_at(now + flits_.latency());
     }
     flit_out_.clear();
@@ -78,9 +86,31 @@ class Link {
   void flush_deferred_credits() {
     for (const auto& [now, c] : credit_out_) {
       credits_.push(now, c);
+      note_credit_due(now + credits_.latency());
       if (credit_listener_) credit_listener_->wake_at(now + credits_.latency());
     }
     credit_out_.clear();
+  }
+
+  // A receiver's compact view of its links (optional): a slot of the flit receiver's holding the
+  // cycle its next flit is due, and one of the credit receiver's for credits, so a receiver scans
+  // one array of its own each cycle instead of every link object. The link lowers a slot when it
+  // sends; the receiver sets it again after each look (refresh_*). A slot is never later than the
+  // item it stands for; with a data-link layer the flit slot is 0 (look every cycle) while
+  // anything is in the link. Set before the first send.
+  void set_flit_due_slot(uint64_t* slot) {
+    flit_due_ = slot;
+    refresh_flit_due();
+  }
+  void set_credit_due_slot(uint64_t* slot) {
+    credit_due_ = slot;
+    refresh_credit_due();
+  }
+  void refresh_flit_due() {
+    if (flit_due_) *flit_due_ = dl_ ? (dl_->empty() ? UINT64_MAX : 0) : flits_.next_due();
+  }
+  void refresh_credit_due() {
+    if (credit_due_) *credit_due_ = credits_.next_due();
   }
 
   void send_flit(uint64_t now, const Flit& f) {
@@ -90,10 +120,12 @@ class Link {
     }
     if (dl_) {
       dl_->send(now, f);
+      note_flit_due(0);
       if (flit_listener_) flit_listener_->wake_at(dl_->next_due());
       return;
     }
     flits_.push(now, f);
+    note_flit_due(now + flits_.latency());
     if (flit_listener_) flit_listener_->wake_at(now + flits_.latency());
   }
   bool receive_flit(uint64_t now, Flit& f) { return dl_ ? dl_->receive(now, f) : flits_.pop(now, f); }
@@ -116,6 +148,7 @@ class Link {
       return;
     }
     credits_.push(now, c);
+    note_credit_due(now + credits_.latency());
     if (credit_listener_) credit_listener_->wake_at(now + credits_.latency());
   }
   bool receive_credit(uint64_t now, Credit& c) { return credits_.pop(now, c); }
@@ -130,6 +163,13 @@ class Link {
   uint32_t credit_delay() const { return credits_.latency(); }
 
  private:
+  void note_flit_due(uint64_t due) {
+    if (flit_due_ && due < *flit_due_) *flit_due_ = due;
+  }
+  void note_credit_due(uint64_t due) {
+    if (credit_due_ && due < *credit_due_) *credit_due_ = due;
+  }
+
   DelayLine<Flit> flits_;
   DelayLine<Credit> credits_;
   LinkPacer pacer_;
@@ -139,6 +179,8 @@ class Link {
   uint64_t credits_lost_ = 0;
   WakeListener* flit_listener_ = nullptr;
   WakeListener* credit_listener_ = nullptr;
+  uint64_t* flit_due_ = nullptr;    // the flit receiver's slot (set_flit_due_slot)
+  uint64_t* credit_due_ = nullptr;  // the credit receiver's slot
   bool deferred_ = false;
   std::vector<std::pair<uint64_t, Flit>> flit_out_;  // deferred sends (cycle sent, item); kept capacity
   std::vector<std::pair<uint64_t, Credit>> credit_out_;

@@ -36,6 +36,13 @@ class LinkPacer {
     refill(t);
     tokens_ -= kOne;
   }
+  // The first cycle at or after `t` at which ready() holds, with no take in between; call after
+  // ready(t) or take(t) (a refill splits into steps without changing the result, so this is
+  // exactly where polling ready() every cycle would first say yes).
+  uint64_t next_ready(uint64_t t) const {
+    if (!rate_ || tokens_ >= kOne) return t;
+    return t + (kOne - tokens_ + rate_ - 1) / rate_;
+  }
   double flits_per_cycle() const { return rate_ ? static_cast<double>(rate_) / static_cast<double>(kOne) : 1.0; }
 
  private:

@@ -28,11 +28,15 @@ void SwitchCore::fitting_outputs(int i, int vc, const uint64_t* check, uint64_t*
 void SwitchCore::build_requests(uint64_t t) {
   const bool transpose = allocator_->needs_by_output();
   for (int i : req_inputs_) req_.clear_row(i);
-  if (transpose)
+  if (transpose || by_output_)
     for (int o : req_outputs_) req_t_.clear_row(o);
   req_inputs_.clear();
   req_outputs_.clear();
   stall_.clear_row(0);
+  if (by_output_) {
+    build_requests_by_output(t);
+    return;
+  }
   uint64_t* stall = stall_.row(0);
   any_.clear_row(0);
   uint64_t* any = any_.row(0);  // OR of all request rows (sized from the port count)
@@ -42,6 +46,12 @@ void SwitchCore::build_requests(uint64_t t) {
   const uint64_t* pm_outs = pm_ ? pm_outs_.row(0) : nullptr;
   // Command credits: outputs with a lane short of a full packet's (null when there are none).
   const uint64_t* low = cmd_ && any_bit(cmd_low_.row(0), words_) ? cmd_low_.row(0) : nullptr;
+  // Paced outputs whose link cannot start a flit in this cycle's grant slot (see drop_unready_outputs).
+  const uint64_t* wait = nullptr;
+  if (pace_rows_) {
+    refresh_pace_wait(t);
+    wait = pace_wait_.row(0);
+  }
 
   for (int w = 0; w < words_; ++w) {
     for (uint64_t bits = pm_in ? act[w] & ~pm_in[w] : act[w]; bits; bits &= bits - 1) {
@@ -107,11 +117,23 @@ void SwitchCore::build_requests(uint64_t t) {
         }
         ivc_eligible_[i] = eligible;
       }
+      if (wait)  // after the stalls are noted: an output that waits for its link still counts a credit stall
+        for (int k = 0; k < words_; ++k) row[k] &= ~wait[k];
       if (any_bit(row, words_)) add_request_row(i, row, words_, transpose, req_t_, req_inputs_, any);
     }
   }
   list_requested_outputs(any, words_, req_outputs_);
-  if (paced_ || speedup_ > 1) drop_unready_outputs(t);
+  if ((paced_ && !pace_rows_) || speedup_ > 1) drop_unready_outputs(t);
+}
+
+// Outputs whose link became ready by cycle `t` leave the wait row.
+void SwitchCore::refresh_pace_wait(uint64_t t) {
+  uint64_t* wait = pace_wait_.row(0);
+  for (int k = 0; k < words_; ++k)
+    for (uint64_t bits = wait[k]; bits; bits &= bits - 1) {
+      const int b = __builtin_ctzll(bits);
+      if (pace_ready_at_[static_cast<size_t>((k << 6) + b)] <= t) wait[k] &= ~(uint64_t{1} << b);
+    }
 }
 
 // Outputs whose link cannot start a flit in this cycle's grant slot take no requests (the grant
@@ -245,10 +267,19 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
     buffer_output(o, t, f);  // the output buffer paces the link
   } else {
     out_links_[o]->tx_take(t);
+    if (pace_rows_) {
+      const uint64_t ready = out_links_[o]->tx_next_ready(t);
+      pace_ready_at_[static_cast<size_t>(o)] = ready;
+      if (ready > t)
+        set_bit(pace_wait_.row(0), o);
+      else
+        clear_bit(pace_wait_.row(0), o);
+    }
     if (p_.output_pipeline_cycles() == 0) {
       out_links_[o]->send_flit(t, f);
     } else {
       egress_[o].push(t, f);
+      egress_due_[static_cast<size_t>(o)] = egress_[o].next_due();
       ++egress_flits_;
     }
   }

@@ -42,9 +42,12 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     throw std::invalid_argument("SwitchCore: speculative allocation needs vc queueing");
   in_links_.assign(n_, nullptr);
   out_links_.assign(n_, nullptr);
+  in_flit_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
+  out_credit_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
 
   const int queues = p_.queueing == Queueing::kFifo ? 1 : p_.queueing == Queueing::kVc ? v_ : n_ * v_;
   routing_.assign(n_, DelayLine<Flit>(static_cast<uint32_t>(p_.routing_cycles)));
+  routing_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
   queues_.assign(n_, SlotQueues(queues, p_.buffer_flits()));
   occupancy_.assign(n_, 0);
   queued_.assign(n_, 0);
@@ -101,6 +104,7 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   held_.assign(v_, BitMatrix(1, n_));
   held_by_.assign(v_, BitMatrix(n_, n_));
   egress_.assign(n_, DelayLine<Flit>(static_cast<uint32_t>(p_.output_pipeline_cycles())));
+  egress_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
   speedup_ = p_.speedup;
   if (speedup_ < 1) throw std::invalid_argument("SwitchCore: crossbar speedup below 1");
   if (speedup_ > 1) {
@@ -147,9 +151,29 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
 void SwitchCore::connect(int port, Link* input, Link* output) {
   in_links_[port] = input;
   out_links_[port] = output;
+  input->set_flit_due_slot(&in_flit_due_[static_cast<size_t>(port)]);
+  output->set_credit_due_slot(&out_credit_due_[static_cast<size_t>(port)]);
   paced_ = paced_ || output->tx_paced();
   // This input frees up to `speedup` buffer slots per cycle, so it may return that many credits.
   if (speedup_ > 1) input->set_credits_per_cycle(static_cast<uint32_t>(speedup_));
+}
+
+void SwitchCore::choose_paths() {
+  paths_chosen_ = true;
+  pace_rows_ = paced_ && speedup_ == 1 &&
+               std::none_of(out_links_.begin(), out_links_.end(), [](const Link* l) { return l->data_link(); });
+  if (pace_rows_) {
+    pace_wait_.resize(1, n_);
+    pace_ready_at_.assign(static_cast<size_t>(n_), 0);
+  }
+  by_output_ = !force_by_input_ && p_.queueing == Queueing::kVoq && !cmd_ && !pm_ && speedup_ == 1 &&
+               (!paced_ || pace_rows_);
+  if (by_output_) {
+    nonempty_t_.assign(v_, BitMatrix(n_, n_));
+    out_lanes_.assign(static_cast<size_t>(n_), 0);
+    out_queued_.resize(1, n_);
+    in_any_.resize(1, n_);
+  }
 }
 
 int SwitchCore::queue_of(const Flit& f) const {
@@ -225,6 +249,7 @@ void SwitchCore::on_front_changed(int input, int q) {
         set_bit(row, o);
         if (lanes++ == 0) voq_lanes_[input] |= 1U << vc;
       }
+      if (by_output_) note_voq_by_output(input, o, vc, empty);
     }
   } else if (p_.queueing == Queueing::kVc) {
     if (empty) {
@@ -290,14 +315,19 @@ void SwitchCore::account_window(uint64_t from, uint64_t to) {
 void SwitchCore::tick(uint64_t t) {
   // Cycles slept through since the last tick kept the occupancy they had.
   if (t > accounted_until_) account_window(accounted_until_, t);
+  if (!paths_chosen_) choose_paths();
   if (t >= next_avoid_) apply_route_changes(t);  // faults.switch_down, faults.link_down between switches
   const bool in_window = t >= p_.window_begin && t < p_.window_end;
   if (!total_queued_) last_grant_ = t;  // the watchdog only counts time with flits waiting
 
+  // Declared once: a Flit is 40 bytes to zero, and most ports have nothing in a cycle.
+  Credit c;
+  Flit f;
   // 1. Downstream credits (more than one per cycle from a receiver with crossbar speedup).
   for (int o = 0; o < n_; ++o) {
-    Credit c;
-    while (!out_links_[o]->credits().empty() && out_links_[o]->receive_credit(t, c)) {
+    if (out_credit_due_[static_cast<size_t>(o)] > t) continue;
+    Link* link = out_links_[o];
+    while (link->receive_credit(t, c)) {
       out_credit_[o].give(c.vc, c.shared);
       if (c.cmds) {
         out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
@@ -310,11 +340,17 @@ void SwitchCore::tick(uint64_t t) {
       else
         set_bit(credit_bits_[c.vc].row(0), o);
     }
+    link->refresh_credit_due();
   }
   // 2-3. Arrivals enter the routing stage; flits leaving it join their queue.
   for (int i = 0; i < n_; ++i) {
-    Flit f;
-    if (!in_links_[i]->flits_empty() && in_links_[i]->receive_flit(t, f)) {
+    const auto ii = static_cast<size_t>(i);
+    bool got = false;
+    if (in_flit_due_[ii] <= t) {
+      got = in_links_[ii]->receive_flit(t, f);
+      in_links_[ii]->refresh_flit_due();
+    }
+    if (got) {
       ++occupancy_[i];
       ++total_occupancy_;
       ++stats_.received_flits[i];
@@ -322,11 +358,14 @@ void SwitchCore::tick(uint64_t t) {
       if (p_.routing_cycles == 0) {
         route_in(i, f, t);
       } else {
-        routing_[i].push(t, f);
+        routing_[ii].push(t, f);
+        routing_due_[ii] = routing_[ii].next_due();
         ++routing_flits_;
       }
     }
-    if (routing_flits_ && routing_[i].pop(t, f)) {
+    if (routing_due_[ii] == t) {
+      routing_[ii].pop(t, f);
+      routing_due_[ii] = routing_[ii].next_due();
       --routing_flits_;
       route_in(i, f, t);
     }
@@ -380,8 +419,10 @@ void SwitchCore::tick(uint64_t t) {
   // Output pipeline: flits whose allocation + crossbar + egress stages end now leave.
   if (egress_flits_) {
     for (int o = 0; o < n_; ++o) {
-      Flit f;
-      if (egress_[o].pop(t, f)) {
+      const auto oo = static_cast<size_t>(o);
+      if (egress_due_[oo] == t) {
+        egress_[oo].pop(t, f);
+        egress_due_[oo] = egress_[oo].next_due();
         --egress_flits_;
         out_links_[o]->send_flit(t, f);
       }

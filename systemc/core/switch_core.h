@@ -61,6 +61,9 @@ class SwitchCore {
   const CreditPool& output_cmd_credits(int output) const { return out_cmd_[output]; }
   bool has_cmd_credits() const { return cmd_; }
   std::string dump_state(uint64_t t) const;
+  // Before the first tick, for tests: build the allocation requests input by input (the general
+  // path) even where the faster output-by-output path applies; the two give the same requests.
+  void build_requests_by_input() { force_by_input_ = true; }
 
   // Fault hook for checker tests: the next credit input `port` would return is lost.
   void debug_drop_next_credit(int port) { drop_credit_[port] = 1; }
@@ -95,6 +98,10 @@ class SwitchCore {
   void allocate_vcs_at(int output, uint64_t t);
   void build_requests(uint64_t t);
   void drop_unready_outputs(uint64_t t);
+  void choose_paths();
+  void refresh_pace_wait(uint64_t t);
+  void build_requests_by_output(uint64_t t);
+  void note_voq_by_output(int input, int output, int vc, bool empty);
   int pick_vc(int input, int output) const;
   // Every grant (allocated, speculative or of a matched pair): moves the front flit of input lane
   // `lane` (its VC; in voq the queue of `output` on that VC) through the crossbar to `output`,
@@ -172,10 +179,30 @@ class SwitchCore {
   std::vector<uint32_t> rr_;   // per input: round-robin position (routing.multipath = round_robin)
   std::unique_ptr<Allocator> allocator_;
   std::vector<Link*> in_links_, out_links_;
+  // Per port, kept with the links (Link::set_*_due_slot): the cycle the next flit on the input
+  // link and the next credit on the output link are due, so a cycle looks only at ports with one.
+  std::vector<uint64_t> in_flit_due_, out_credit_due_;
   bool paced_ = false;  // some output link is slower than one flit per cycle
+  // Paced outputs, all on plain links (no data-link layer) and without crossbar speedup: the
+  // outputs whose link cannot start a flit yet (one row) and the cycle from which each can, set
+  // at each grant; allocation leaves them out without asking every requested link each cycle.
+  // Chosen at the first tick (links get their data-link layer after connect()); otherwise
+  // drop_unready_outputs asks the links.
+  bool pace_rows_ = false, paths_chosen_ = false;
+  BitMatrix pace_wait_;
+  std::vector<uint64_t> pace_ready_at_;
+  // voq without command credits, packet mode or crossbar speedup (chosen at the first tick):
+  // requests are built output by output from the queues' occupancy kept by output, a few word
+  // operations per output instead of a row per waiting input (switch_requests_by_output.cpp).
+  bool by_output_ = false, force_by_input_ = false;
+  std::vector<BitMatrix> nonempty_t_;  // per VC, row o = inputs with a queued flit for o
+  std::vector<uint32_t> out_lanes_;    // per output, bit v set when some input queued a flit for it on VC v
+  BitMatrix out_queued_;               // one row: outputs some input queued a flit for
+  BitMatrix in_any_;                   // one row (scratch): the requesting inputs
 
   // Input side.
   std::vector<DelayLine<Flit>> routing_;  // per input: the routing pipeline stage
+  std::vector<uint64_t> routing_due_;     // per input: routing_'s next_due(), in one array to scan
   std::vector<SlotQueues> queues_;        // per input
   std::vector<int> occupancy_;            // per input: slots in use (routing stage + queues)
   std::vector<int> queued_;               // per input: flits in queues
@@ -214,6 +241,7 @@ class SwitchCore {
   std::vector<BitMatrix> held_;         // per VC, one row: output VCs held by some packet
   std::vector<BitMatrix> held_by_;      // per VC, row i: output VCs held by input i
   std::vector<DelayLine<Flit>> egress_;  // per output: allocation + crossbar + egress stages
+  std::vector<uint64_t> egress_due_;     // per output: egress_'s next_due(), in one array to scan
   uint64_t egress_flits_ = 0;
 
   // Packet mode: per input the output it is matched to (-1 = none) and the input lane of the

@@ -104,6 +104,25 @@ TEST(LinkPacer, AnIdleLinkSendsAShortPacketBackToBack) {
   }
 }
 
+// next_ready against polling ready() cycle by cycle on a copy, after takes at irregular times.
+TEST(LinkPacer, NextReadyIsTheFirstCycleReadyWouldSayYes) {
+  for (double r : {0.1, 0.25, 0.4790, 0.5, 0.9583}) {
+    LinkPacer p(r);
+    uint64_t t = 3;
+    for (int k = 0; k < 2000; ++k) {
+      ASSERT_TRUE(p.ready(t));
+      p.take(t);
+      const uint64_t next = p.next_ready(t);
+      LinkPacer probe = p;
+      uint64_t first = t;
+      while (!probe.ready(first)) ++first;
+      ASSERT_EQ(next, first) << "r=" << r << " take at " << t;
+      t = next + static_cast<uint64_t>(k % 7 == 0 ? k % 5 : 0);  // sometimes idle a few cycles
+    }
+  }
+  EXPECT_EQ(LinkPacer(1.0).next_ready(9), 9u);
+}
+
 TEST(CreditPool, ReservedFirstThenSharedAndReturnsSameKind) {
   CreditPool p(2, 2, 3);
   EXPECT_EQ(p.capacity(), 7u);
