@@ -13,7 +13,7 @@
 namespace upswitch::core {
 
 template <class T>
-class DelayLine {
+class alignas(64) DelayLine {  // its fields fill one cache line
  public:
   explicit DelayLine(uint32_t latency = 1, uint32_t per_cycle = 1) { reset(latency, per_cycle); }
 
@@ -74,15 +74,15 @@ class DelayLine {
     uint64_t due = 0;
     T item{};
   };
-  uint32_t latency_ = 1;
-  uint32_t per_cycle_ = 1;
-  uint32_t size_ = 2;
+  std::vector<Entry> ring_;
+  uint64_t head_due_ = UINT64_MAX;  // due cycle of the oldest item; UINT64_MAX when empty
+  uint64_t last_due_ = 0;           // due cycle of the newest push
   uint32_t head_ = 0;
   uint32_t count_ = 0;
-  uint64_t head_due_ = UINT64_MAX;  // due cycle of the oldest item; UINT64_MAX when empty
-  uint64_t last_due_ = 0;       // due cycle of the newest push
-  uint32_t at_last_due_ = 0;    // items pushed with that due cycle
-  std::vector<Entry> ring_;
+  uint32_t size_ = 2;
+  uint32_t latency_ = 1;
+  uint32_t per_cycle_ = 1;
+  uint32_t at_last_due_ = 0;  // items pushed with that due cycle
 };
 
 }  // namespace upswitch::core

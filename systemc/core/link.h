@@ -43,7 +43,11 @@ class Link {
   // port per cycle, facts 1.7).
   void set_credits_per_cycle(uint32_t k) { credits_.reset(credits_.latency(), k); }
   // From each of these cycles on, the next credit sent is lost (fault injection).
-  void set_credit_losses(std::vector<uint64_t> cycles) { credit_losses_ = std::move(cycles); }
+  void set_credit_losses(std::vector<uint64_t> cycles) {
+    credit_losses_ = std::move(cycles);
+    loss_idx_ = 0;
+    next_loss_ = credit_losses_.empty() ? UINT64_MAX : credit_losses_[0];
+  }
   uint64_t credits_lost() const { return credits_lost_; }
 
   // Transmitter: whether the link is slower than one flit per cycle, whether a flit may start
@@ -138,8 +142,9 @@ class Link {
   uint64_t flits_last_due() const { return flits_.last_due(); }
 
   void send_credit(uint64_t now, const Credit& c) {
-    if (loss_idx_ < credit_losses_.size() && now >= credit_losses_[loss_idx_]) {
+    if (now >= next_loss_) {
       ++loss_idx_;
+      next_loss_ = loss_idx_ < credit_losses_.size() ? credit_losses_[loss_idx_] : UINT64_MAX;
       ++credits_lost_;
       return;
     }
@@ -170,18 +175,21 @@ class Link {
     if (credit_due_ && due < *credit_due_) *credit_due_ = due;
   }
 
+  // What every send and receive reads comes first, in one cache line; each delay line is a line
+  // of its own (a network's links together exceed the caches, so each line touched costs).
+  alignas(64) bool deferred_ = false;
+  std::unique_ptr<DataLink> dl_;
+  uint64_t* flit_due_ = nullptr;    // the flit receiver's slot (set_flit_due_slot)
+  uint64_t* credit_due_ = nullptr;  // the credit receiver's slot
+  WakeListener* flit_listener_ = nullptr;
+  WakeListener* credit_listener_ = nullptr;
+  uint64_t next_loss_ = UINT64_MAX;  // the cycle from which the next credit sent is lost
   DelayLine<Flit> flits_;
   DelayLine<Credit> credits_;
   LinkPacer pacer_;
-  std::unique_ptr<DataLink> dl_;
   std::vector<uint64_t> credit_losses_;
   size_t loss_idx_ = 0;
   uint64_t credits_lost_ = 0;
-  WakeListener* flit_listener_ = nullptr;
-  WakeListener* credit_listener_ = nullptr;
-  uint64_t* flit_due_ = nullptr;    // the flit receiver's slot (set_flit_due_slot)
-  uint64_t* credit_due_ = nullptr;  // the credit receiver's slot
-  bool deferred_ = false;
   std::vector<std::pair<uint64_t, Flit>> flit_out_;  // deferred sends (cycle sent, item); kept capacity
   std::vector<std::pair<uint64_t, Credit>> credit_out_;
 };

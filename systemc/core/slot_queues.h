@@ -19,55 +19,68 @@ class SlotQueues {
   SlotQueues(int queues, int slots) { reset(queues, slots); }
 
   void reset(int queues, int slots) {
-    flits_.assign(slots, Flit{});
-    next_.assign(slots, -1);
-    head_.assign(queues, -1);
-    tail_.assign(queues, -1);
-    need_.assign(queues, 0);
+    slots_.assign(static_cast<size_t>(slots), Slot{});
+    queues_.assign(static_cast<size_t>(queues), Queue{});
     free_ = slots ? 0 : -1;
-    for (int s = 0; s < slots; ++s) next_[s] = s + 1 < slots ? s + 1 : -1;
+    for (int s = 0; s < slots; ++s) slots_[static_cast<size_t>(s)].next = s + 1 < slots ? s + 1 : -1;
     used_ = 0;
   }
-  bool empty(int q) const { return head_[q] < 0; }
-  const Flit& front(int q) const { return flits_[head_[q]]; }
+  bool empty(int q) const { return queues_[static_cast<size_t>(q)].head < 0; }
+  const Flit& front(int q) const { return slots_[static_cast<size_t>(queues_[static_cast<size_t>(q)].head)].flit; }
   // Command credits the front flit needs: its messages if it is a head flit; 0 if none or empty.
-  uint8_t front_need(int q) const { return need_[q]; }
+  uint8_t front_need(int q) const { return queues_[static_cast<size_t>(q)].need; }
   int used() const { return used_; }
-  int capacity() const { return static_cast<int>(flits_.size()); }
+  int capacity() const { return static_cast<int>(slots_.size()); }
 
   void push(int q, const Flit& f) {
     if (free_ < 0) throw std::logic_error("SlotQueues: buffer overflow (credit protocol broken)");
     const int s = free_;
-    free_ = next_[s];
-    flits_[s] = f;
-    next_[s] = -1;
-    if (tail_[q] >= 0) {
-      next_[tail_[q]] = s;
+    Slot& slot = slots_[static_cast<size_t>(s)];
+    free_ = slot.next;
+    slot.flit = f;
+    slot.next = -1;
+    Queue& qu = queues_[static_cast<size_t>(q)];
+    if (qu.tail >= 0) {
+      slots_[static_cast<size_t>(qu.tail)].next = s;
     } else {
-      head_[q] = s;
-      need_[q] = need_of(f);
+      qu.head = s;
+      qu.need = need_of(f);
     }
-    tail_[q] = s;
+    qu.tail = s;
     ++used_;
   }
   Flit pop(int q) {
-    const int s = head_[q];
-    head_[q] = next_[s];
-    if (head_[q] < 0)
-      tail_[q] = -1;
-    need_[q] = head_[q] < 0 ? 0 : need_of(flits_[head_[q]]);
-    next_[s] = free_;
+    Queue& qu = queues_[static_cast<size_t>(q)];
+    const int s = qu.head;
+    Slot& slot = slots_[static_cast<size_t>(s)];
+    qu.head = slot.next;
+    if (qu.head < 0) {
+      qu.tail = -1;
+      qu.need = 0;
+    } else {
+      qu.need = need_of(slots_[static_cast<size_t>(qu.head)].flit);
+    }
+    slot.next = free_;
     free_ = s;
     --used_;
-    return flits_[s];
+    return slot.flit;
   }
 
  private:
   static uint8_t need_of(const Flit& f) { return f.head() ? f.msgs : 0; }
 
-  std::vector<Flit> flits_;
-  std::vector<uint8_t> need_;
-  std::vector<int> next_, head_, tail_;
+  // A slot's flit beside its link, and a queue's ends beside its front flit's need, so a push or
+  // a pop touches few cache lines (the switches of a network together exceed the caches).
+  struct Slot {
+    Flit flit;
+    int next = -1;
+  };
+  struct Queue {
+    int head = -1, tail = -1;
+    uint8_t need = 0;
+  };
+  std::vector<Slot> slots_;
+  std::vector<Queue> queues_;
   int free_ = -1;
   int used_ = 0;
 };
