@@ -172,7 +172,6 @@ void SwitchCore::choose_paths() {
     nonempty_t_.assign(v_, BitMatrix(n_, n_));
     out_lanes_.assign(static_cast<size_t>(n_), 0);
     out_queued_.resize(1, n_);
-    in_any_.resize(1, n_);
   }
 }
 

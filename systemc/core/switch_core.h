@@ -198,7 +198,6 @@ class SwitchCore {
   std::vector<BitMatrix> nonempty_t_;  // per VC, row o = inputs with a queued flit for o
   std::vector<uint32_t> out_lanes_;    // per output, bit v set when some input queued a flit for it on VC v
   BitMatrix out_queued_;               // one row: outputs some input queued a flit for
-  BitMatrix in_any_;                   // one row (scratch): the requesting inputs
 
   // Input side.
   std::vector<DelayLine<Flit>> routing_;  // per input: the routing pipeline stage

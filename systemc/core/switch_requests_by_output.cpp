@@ -31,8 +31,8 @@ void SwitchCore::note_voq_by_output(int input, int output, int vc, bool empty) {
 void SwitchCore::build_requests_by_output(uint64_t t) {
   const bool by_input = allocator_->needs_by_input();
   uint64_t* stall = stall_.row(0);
-  in_any_.clear_row(0);
-  uint64_t* inputs = in_any_.row(0);
+  any_.clear_row(0);
+  uint64_t* inputs = any_.row(0);  // the general path's OR of request rows, here of the columns
   const uint64_t* wait = nullptr;
   if (pace_rows_) {
     refresh_pace_wait(t);
@@ -62,9 +62,7 @@ void SwitchCore::build_requests_by_output(uint64_t t) {
       if (waiting || !any_bit(r, words_)) continue;
       req_outputs_.push_back(o);
       for (int k = 0; k < words_; ++k) inputs[k] |= r[k];
-      if (by_input)
-        for (int k = 0; k < words_; ++k)
-          for (uint64_t b = r[k]; b; b &= b - 1) set_bit(req_.row((k << 6) + __builtin_ctzll(b)), o);
+      if (by_input) scatter_row(r, words_, o, req_);
     }
   list_requested_outputs(inputs, words_, req_inputs_);  // the set bits ascending, here of inputs
 }
