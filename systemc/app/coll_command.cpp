@@ -93,6 +93,8 @@ top::CollTableOptions coll_table_options(const CollCliOptions& o) {
   t.check = !o.no_check;
   if (o.jobs < 1 || o.jobs > 1024) bad("--jobs " + std::to_string(o.jobs) + ": expected 1 .. 1024 threads");
   t.jobs = o.jobs;
+  if (o.threads < 1 || o.threads > 1024) bad("--threads " + std::to_string(o.threads) + ": expected 1 .. 1024 threads");
+  t.threads = o.threads;
   return t;
 }
 
@@ -125,6 +127,8 @@ CLI::App* add_coll_command(CLI::App& app) {
   cmd->add_option("--root", opt->root, "Broadcast root, a rank index (default 0)");
   cmd->add_flag("--no-check", opt->no_check, "Skip comparing the results with the host reference");
   cmd->add_option("--jobs", opt->jobs, "Points measured in parallel threads (default 2; the table is the same for any value)");
+  cmd->add_option("--threads", opt->threads,
+                  "Threads per point, its switches split between them (default 1; the table is the same for any value)");
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
   cmd->callback([opt]() {
     const int status = coll_command(*opt);

@@ -30,6 +30,7 @@ struct CollCliOptions {
   int root = 0;
   bool no_check = false;
   int jobs = 2;
+  int threads = 1;
   bool quiet = false;
 };
 

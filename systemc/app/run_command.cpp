@@ -8,7 +8,6 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
-#include <thread>
 
 #include <fmt/core.h>
 
@@ -17,6 +16,7 @@
 #include "app/resolve_config.h"
 #include "app/run_outcome.h"
 #include "app/table_files.h"
+#include "app/thread_choice.h"
 #include "app/txn_run.h"
 #include "config/param_table.h"
 #include "core/switch_core.h"
@@ -135,25 +135,10 @@ int run_command(const RunOptions& opt) {
   if (cfg.kind == config::Config::TrafficKind::kTransactions) return run_transactions(opt, cfg, g_stop);
 
   top::Fabric fabric(cfg);
-  // Threads: as asked, or (not asked, no --kernel) every core when the run can be split.
-  int threads = opt.threads;
-  if (threads == 0)
-    threads = !opt.kernel_given && !cfg.single_switch() && top::parallel_refusal(cfg, 2).empty()
-                  ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
-                  : 1;
   top::ParallelPlan plan;
-  if (threads > 1) {
-    try {
-      plan = top::plan_parallel(fabric, threads);
-    } catch (const top::ParallelError& e) {
-      if (opt.threads > 1) {
-        std::cerr << "upswitch: error: --threads " << opt.threads << ": " << e.what() << "\n";
-        return 2;
-      }
-      plan.groups = 1;  // chosen, not asked: one thread then
-    }
-  }
-  const bool parallel = threads > 1 && plan.groups > 1;
+  if (const int st = choose_parallel_plan(opt, cfg, [&](int n) { return top::plan_parallel(fabric, n); }, plan))
+    return st;
+  const bool parallel = plan.groups > 1;
   const std::string kernel = parallel ? "plain" : opt.kernel;
   Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
   auto on_cycle = [&](uint64_t t) { progress.update(t); };

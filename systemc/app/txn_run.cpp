@@ -11,8 +11,10 @@
 #include "app/progress.h"
 #include "app/run_outcome.h"
 #include "app/table_files.h"
+#include "app/thread_choice.h"
 #include "sc/txn_sc_run.h"
 #include "top/network_report.h"
+#include "top/parallel_run.h"
 #include "top/switch_down_report.h"
 #include "top/txn_fabric.h"
 #include "top/txn_report.h"
@@ -26,7 +28,7 @@ std::string num_or_dash(const nlohmann::json& v, const char* fmtspec) {
   return v.is_null() ? "-" : fmt::format(fmt::runtime(fmtspec), v.get<double>());
 }
 
-void print_txn_summary(const nlohmann::json& s, const top::TxnFabric& f) {
+void print_txn_summary(const nlohmann::json& s, const top::TxnFabric& f, int threads) {
   const config::Config& c = f.config();
   const std::string where = c.single_switch()
                                 ? std::to_string(c.sw.ports) + " ports"
@@ -54,21 +56,31 @@ void print_txn_summary(const nlohmann::json& s, const top::TxnFabric& f) {
   fmt::print("  conservation     {} ({})\n", s["conservation"]["ok"].get<bool>() ? "ok" : "VIOLATED",
              s["conservation"]["checked"].get<std::string>());
   const auto& sim = s["sim"];
-  fmt::print("  simulated        {} cycles ({:.2f} us) in {:.2f} s = {:.0f} cycles/s, {:.0f} transfers/s ({} kernel)\n",
+  fmt::print("  simulated        {} cycles ({:.2f} us) in {:.2f} s = {:.0f} cycles/s, {:.0f} transfers/s ({} kernel{})\n",
              sim["cycles"].get<uint64_t>(), sim["simulated_ns"].get<double>() / 1000.0, sim["wall_seconds"].get<double>(),
              sim["cycles_per_second"].get<double>(), sim["transfers_per_second"].get<double>(),
-             sim["kernel"].get<std::string>());
+             sim["kernel"].get<std::string>(), threads > 1 ? fmt::format(", {} threads", threads) : "");
 }
 
 }  // namespace
 
 int run_transactions(const RunOptions& opt, const config::Config& cfg, const std::atomic<bool>& stop) {
   top::TxnFabric fabric(cfg, /*synthetic=*/true);
+  top::ParallelPlan plan;
+  if (const int st = choose_parallel_plan(opt, cfg, [&](int n) { return top::plan_parallel(fabric, n); }, plan))
+    return st;
+  const bool parallel = plan.groups > 1;
+  const std::string kernel = parallel ? "plain" : opt.kernel;
   Progress progress(cfg.measure.warmup_cycles + cfg.measure.measure_cycles, !opt.quiet && isatty(STDERR_FILENO));
   auto on_cycle = [&](uint64_t t) { progress.update(t); };
   const auto t0 = std::chrono::steady_clock::now();
   const int failed = run_guarded(opt, progress, [&] {
-    if (opt.kernel == "plain") {
+    if (parallel) {
+      top::run_parallel(fabric, plan, [&](uint64_t t) {
+        if (stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
+        on_cycle(t);
+      });
+    } else if (opt.kernel == "plain") {
       fabric.run_plain([&](uint64_t t) {
         if (stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
         on_cycle(t);
@@ -82,9 +94,9 @@ int run_transactions(const RunOptions& opt, const config::Config& cfg, const std
   const endpoint::TxnResult& r = fabric.endpoints().result();
   const std::vector<std::string> violations =
       cfg.measure.flush && !r.interrupted ? top::check_txn_drained(fabric) : top::check_txn_conservation(fabric);
-  nlohmann::json summary = top::build_txn_summary(fabric, top::RunTiming{wall, opt.kernel}, violations);
+  nlohmann::json summary = top::build_txn_summary(fabric, top::RunTiming{wall, kernel}, violations);
   summary["upswitch_revision"] = UPSWITCH_REVISION;
-  if (!opt.quiet) print_txn_summary(summary, fabric);
+  if (!opt.quiet) print_txn_summary(summary, fabric, plan.groups);
   if (!opt.out_dir.empty())
     if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::txn_ports_csv(fabric)},
                                                        {"links.csv", top::txn_links_csv(fabric)},

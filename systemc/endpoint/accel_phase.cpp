@@ -55,21 +55,46 @@ void AcceleratorEndpoints::advance_phase(uint64_t t) {
   }
   if (phase_ == Phase::kFlush) {
     for (Port& port : ports_) port.next_arrival = UINT64_MAX;
-    if (!mp_.flush || quiescent(t)) {
+    if (defer_flush_end_ && mp_.flush) {
+      if (flush_ready_at_ == UINT64_MAX && settled()) flush_ready_at_ = t;  // the driver ends it (finish_at)
+    } else if (!mp_.flush || quiescent(t)) {
       result_.end_cycle = t;
       phase_ = Phase::kDone;
     }
   }
 }
 
+// Every transfer complete, no late response due, every received flit's slot returned. Once this
+// holds in the flush nothing more is sent on an endpoint's link (no transfer is left to send, and
+// every credit for a received flit was sent as it was freed), so it goes on holding.
+bool AcceleratorEndpoints::settled() const {
+  if (transfers_in_flight_ != 0 || timed_out_total_ != 0) return false;  // (late responses still due)
+  for (const Port& port : ports_)
+    if (!port.credit_out.empty() || port.rx_held != 0) return false;
+  return true;
+}
+
+// After flush_ready_at nothing more is sent on an endpoint's link (settled()), so the links are
+// empty from the newest due cycle on.
+uint64_t AcceleratorEndpoints::links_last_due() const {
+  uint64_t last = 0;
+  for (size_t p = 0; p < ports_.size(); ++p)
+    last = std::max({last, to_switch_[p]->flits_last_due(), to_switch_[p]->credits().last_due(),
+                     from_switch_[p]->flits_last_due(), from_switch_[p]->credits().last_due()});
+  return last;
+}
+
+void AcceleratorEndpoints::finish_at(uint64_t t) {
+  result_.end_cycle = t;
+  phase_ = Phase::kDone;
+}
+
 // Nothing left anywhere at the endpoints or on their links once cycle t is over: every transfer
 // complete and every credit on its way home has arrived (DelayLine::empty_after, so the answer
 // does not depend on whether the switch ticks before or after the endpoints).
 bool AcceleratorEndpoints::quiescent(uint64_t t) const {
-  if (transfers_in_flight_ != 0 || timed_out_total_ != 0) return false;  // (late responses still due)
+  if (!settled()) return false;
   for (size_t p = 0; p < ports_.size(); ++p) {
-    const Port& port = ports_[p];
-    if (!port.credit_out.empty() || port.rx_held != 0) return false;
     if (!to_switch_[p]->flits_empty_after(t) || !to_switch_[p]->credits().empty_after(t)) return false;
     if (!from_switch_[p]->flits_empty_after(t) || !from_switch_[p]->credits().empty_after(t)) return false;
   }

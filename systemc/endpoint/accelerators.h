@@ -106,6 +106,19 @@ class AcceleratorEndpoints {
   uint64_t next_activity(uint64_t t) const;
   bool done() const { return phase_ == Phase::kDone; }
   void request_stop() { stop_requested_ = true; }
+  // The first cycle at which a synthetic run may end (done() after its tick), as things stand:
+  // the measurement window's end while it has not ended and no stop is asked for; else now (0).
+  uint64_t earliest_end() const {
+    return !stop_requested_ && (phase_ == Phase::kWarmup || phase_ == Phase::kMeasure) ? window_end_ : 0;
+  }
+  // Parallel runs (top/parallel_run.h), as traffic::TrafficEndpoints: whether every link is
+  // empty is not known inside a window, so the driver ends the flush between windows, at the
+  // larger of flush_ready_at() (the first flush cycle with every transfer complete and every
+  // receive slot returned) and links_last_due() (the newest due cycle on the endpoints' links).
+  void defer_flush_end() { defer_flush_end_ = true; }
+  uint64_t flush_ready_at() const { return flush_ready_at_; }
+  uint64_t links_last_due() const;
+  void finish_at(uint64_t t);
 
   // Queues a transfer at initiator (endpoint) `e`, created at cycle `t` (>= the last ticked cycle).
   void submit(int e, const TransferRequest& r, uint64_t t);
@@ -322,6 +335,7 @@ class AcceleratorEndpoints {
   // accel_phase.cpp
   void advance_phase(uint64_t t);
   void check_progress(uint64_t t);
+  bool settled() const;  // quiescent but for the links
   bool quiescent(uint64_t t) const;
   uint32_t new_bundle();
 
@@ -370,6 +384,8 @@ class AcceleratorEndpoints {
   uint64_t timed_out_total_ = 0;
   Phase phase_;
   bool stop_requested_ = false;
+  bool defer_flush_end_ = false;
+  uint64_t flush_ready_at_ = UINT64_MAX;
   TxnObserver* observer_ = nullptr;
   TxnResult result_;
 };

@@ -1,5 +1,7 @@
 #include "top/coll_table.h"
 
+#include "top/parallel_run.h"
+
 #include <cmath>
 #include <sstream>
 
@@ -69,6 +71,15 @@ std::vector<uint64_t> coll_sizes(const CollTableOptions& opt) {
 
 void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   auto fail = [](const std::string& m) { throw config::ConfigError(m); };
+  if (const std::string why = parallel_refusal(cfg, opt.threads); !why.empty()) fail(why);
+  if (opt.threads > 1) {
+    try {
+      TxnFabric probe(cfg, false);
+      probe.use_threads(opt.threads);
+    } catch (const ParallelError& e) {
+      fail("--threads " + std::to_string(opt.threads) + ": " + e.what());
+    }
+  }
   if (opt.min_bytes < 1 || opt.max_bytes < opt.min_bytes)
     fail("--min-bytes " + std::to_string(opt.min_bytes) + " / --max-bytes " + std::to_string(opt.max_bytes) +
          ": expected 1 <= min <= max");
@@ -126,8 +137,9 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
          " B of each rank's memory; accel.memory_bytes = " + std::to_string(cfg.accel.memory_bytes));
 }
 
-CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check) {
+CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads) {
   TxnFabric f(cfg, false);
+  f.use_threads(threads);
   coll::CollectiveRunner runner(f);
   const int id = runner.add(spec, 0);
   coll::fill_inputs(f, runner.get(id), cfg.measure.seed);
@@ -180,7 +192,7 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
       }
   t.rows.resize(specs.size());
   t.interrupted = measure_rows(
-      t.rows, opt.jobs, [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check); },
+      t.rows, opt.jobs, [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check, opt.threads); },
       [&](size_t d) {
         if (progress) progress(d, specs.size());
       });

@@ -30,6 +30,7 @@ struct CollTableOptions {
   int root = 0;
   bool check = true;  // compare every result element with the host reference
   int jobs = 2;       // points measured in parallel threads (the table is the same for any value)
+  int threads = 1;    // each point's network on this many threads (TxnFabric::use_threads; the same table)
 };
 
 struct CollRow {
@@ -64,7 +65,7 @@ std::vector<uint64_t> coll_sizes(const CollTableOptions& opt);
 // Throws config::ConfigError naming the option for anything the table cannot measure.
 void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt);
 // One point: a fresh fabric, one collective from cycle 0.
-CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check);
+CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads = 1);
 CollTable measure_coll_table(const config::Config& cfg, const CollTableOptions& opt,
                              const std::function<void(size_t done, size_t total)>& progress = {});
 

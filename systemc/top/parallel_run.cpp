@@ -8,6 +8,7 @@
 #include <numeric>
 #include <thread>
 
+#include "core/interrupt.h"
 #include "top/conservation.h"
 
 namespace upswitch::top {
@@ -51,9 +52,10 @@ std::string parallel_refusal(const config::Config& c, int threads) {
     return "--threads " + std::to_string(threads) +
            ": expected at least 1 (without --threads: every core when the run can be split)";
   if (threads == 1) return "";
-  if (c.kind == config::Config::TrafficKind::kTransactions)
+  if (c.kind == config::Config::TrafficKind::kTransactions && c.faults.any())
     return "--threads " + std::to_string(threads) +
-           " with traffic.kind = transactions: parallel runs take packet traffic only for now; expected --threads 1";
+           " with traffic.kind = transactions and faults: a switch answers a request it rejects on a side line "
+           "straight to the accelerator, which cannot join two threads; expected --threads 1";
   if (c.dl.enable)
     return "--threads " + std::to_string(threads) +
            " with link.dl.enable = true: both ends of a link drive its data-link layer, so it cannot join two "
@@ -61,17 +63,17 @@ std::string parallel_refusal(const config::Config& c, int threads) {
   return "";
 }
 
-ParallelPlan plan_parallel(const Fabric& f, int threads) {
-  const network::Network& net = f.network();
+namespace {
+
+// `endpoint_weight`: what one endpoint port costs, in switch ports.
+ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int threads) {
   const int S = net.switches();
   ParallelPlan plan;
   plan.groups = std::max(1, std::min(threads, S));
   plan.group_of.assign(static_cast<size_t>(S), 0);
-  // Longest first onto the least loaded group; an endpoint port weighs 0.28 of a switch port
-  // (instructions per port, callgrind: 0.29 on the NVL72 rack, 0.24 on the superpod;
-  // doc/performance.md "Parallel execution").
+  // Longest first onto the least loaded group.
   std::vector<double> load(static_cast<size_t>(plan.groups), 0.0);
-  load[0] = 0.28 * net.endpoint_ports();
+  load[0] = endpoint_weight * net.endpoint_ports();
   std::vector<int> order(static_cast<size_t>(S));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return net.sw(a).ports() > net.sw(b).ports(); });
@@ -94,9 +96,24 @@ ParallelPlan plan_parallel(const Fabric& f, int threads) {
   return plan;
 }
 
-void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(uint64_t)>& on_window) {
-  network::Network& net = f.network();
-  traffic::TrafficEndpoints& eps = f.endpoints();
+// Where a run starts and what ends it: the endpoints' done() (a measured run), or, `until_idle`,
+// nothing left with work anywhere or the cycle `limit` (TxnFabric::run_until_idle).
+struct Span {
+  uint64_t start = 0;
+  uint64_t limit = UINT64_MAX;
+  bool until_idle = false;
+  CycleHook* hook = nullptr;
+  // Out: until_idle, whether it ended idle, and the next cycle to simulate.
+  bool idle = false;
+  uint64_t next = 0;
+};
+
+// The driver for either kind of endpoints (traffic::TrafficEndpoints, endpoint::AcceleratorEndpoints:
+// tick, next_activity, done, earliest_end and the deferred flush end). `check_conservation` runs
+// every `check` cycles between windows (0: never).
+template <class Endpoints>
+void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const std::function<void()>& check_conservation,
+                 const ParallelPlan& plan, const std::function<void(uint64_t)>& on_window, Span& span) {
   const int G = plan.groups;
   std::vector<std::vector<int>> members(static_cast<size_t>(G));
   for (int s = 0; s < net.switches(); ++s) members[static_cast<size_t>(plan.group_of[static_cast<size_t>(s)])].push_back(s);
@@ -110,17 +127,22 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
       flits_in[static_cast<size_t>(group_at(plan, c.to))].push_back(c.wire);
       credits_in[static_cast<size_t>(group_at(plan, c.from))].push_back(c.wire);
     }
-  eps.defer_flush_end();
+  if (!span.until_idle) eps.defer_flush_end();
+  // A window ends at the limit; `begin` is below it.
+  auto window_end = [&](uint64_t b) { return b + std::min(plan.window, span.limit - b); };
 
   // The window [begin, end) every group simulates next; written only between windows.
-  uint64_t begin = 0, end = plan.window;
+  uint64_t begin = span.start, end = window_end(begin);
   bool stop = false;
-  const uint64_t check = f.config().check_interval_cycles;
-  uint64_t next_check = check;
+  uint64_t next_check = span.start + check;
+  // Per group, the last cycle it simulated (until_idle: the run's next cycle follows the latest).
+  std::vector<uint64_t> last_tick(static_cast<size_t>(G), span.start);
   // Group 0 (the endpoints) leads from cycle `free_until` on: lead_next is the next cycle it will
   // tick (it has finished every cycle before); lead_done_at the cycle it ended the run at. Before
-  // free_until the run cannot end, so the other groups do not wait for it.
-  uint64_t free_until = eps.earliest_end();
+  // free_until the run cannot end, so the other groups do not wait for it. (Until idle, a run ends
+  // only between windows.)
+  auto lead_from = [&] { return span.until_idle ? UINT64_MAX : eps.earliest_end(); };
+  uint64_t free_until = lead_from();
   std::atomic<uint64_t> lead_next{0};
   std::atomic<uint64_t> lead_done_at{UINT64_MAX};
   std::atomic<bool> failed{false};
@@ -139,25 +161,36 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
         return;
       }
       const uint64_t last = end - 1;
-      if (!eps.done() && eps.flush_ready_at() != UINT64_MAX) {
-        const uint64_t at = std::max(eps.flush_ready_at(), eps.links_last_due());
-        if (at <= last) eps.finish_at(at);
-      }
-      if (eps.done()) {
-        stop = true;
-        return;
+      if (!span.until_idle) {
+        if (!eps.done() && eps.flush_ready_at() != UINT64_MAX) {
+          const uint64_t at = std::max(eps.flush_ready_at(), eps.links_last_due());
+          if (at <= last) eps.finish_at(at);
+        }
+        if (eps.done()) {
+          stop = true;
+          return;
+        }
+      } else {
+        core::poll_interrupt();
       }
       if (on_window) on_window(last);
       if (check && last >= next_check) {
-        require_conservation(f);
+        check_conservation();
         next_check = last + check;
       }
       uint64_t next = eps.next_activity(last);
       for (int s = 0; s < net.switches(); ++s) next = std::min(next, net.sw(s).next_activity(last));
+      if (span.hook) next = std::min(next, span.hook->next_activity(last));
+      if (span.until_idle && (next == UINT64_MAX || next >= span.limit)) {
+        span.idle = next == UINT64_MAX;
+        span.next = span.idle ? *std::max_element(last_tick.begin(), last_tick.end()) + 1 : next;
+        stop = true;
+        return;
+      }
       if (next == UINT64_MAX) throw std::logic_error("parallel run: nothing is left to simulate before the run's end");
       begin = next;
-      end = next + plan.window;
-      free_until = eps.earliest_end();  // after on_window, which may ask for a stop
+      end = span.until_idle ? window_end(next) : next + plan.window;
+      free_until = lead_from();  // after on_window, which may ask for a stop
       lead_next.store(begin, std::memory_order_release);
     } catch (...) {
       fail(std::current_exception());
@@ -179,7 +212,9 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
         }
         if (lead_done_at.load(std::memory_order_acquire) < t) return;
       }
+      if (g == 0 && span.hook) span.hook->before_cycle(t);
       for (int s : mine) net.sw(s).tick(t);
+      last_tick[static_cast<size_t>(g)] = t;
       uint64_t next = UINT64_MAX;
       if (g == 0) {
         eps.tick(t);
@@ -189,6 +224,7 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
           return;
         }
         next = eps.next_activity(t);
+        if (span.hook) next = std::min(next, span.hook->next_activity(t));
       }
       for (int s : mine) next = std::min(next, net.sw(s).next_activity(t));
       t = next;
@@ -216,6 +252,61 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
   for (std::thread& w : workers) w.join();
   for (core::Link* l : held) l->set_deferred(false);
   if (error) std::rethrow_exception(error);
+}
+
+}  // namespace
+
+// An endpoint port weighs 0.28 of a switch port with packets (instructions per port, callgrind:
+// 0.29 on the NVL72 rack, 0.24 on the superpod) and 0.56 with transactions (the accelerators'
+// ports against the switches' on the NVL72 rack at txn.load 0.5; doc/performance.md "Parallel
+// execution").
+ParallelPlan plan_parallel(const Fabric& f, int threads) { return plan_for(f.network(), 0.28, threads); }
+ParallelPlan plan_parallel(const TxnFabric& f, int threads) {
+  ParallelPlan plan = plan_for(f.network(), 0.56, threads);
+  // The reduction engine's units are endpoints one cycle inside their switch (top/txn_fabric.cpp),
+  // ticked with the accelerators: a unit whose switch another thread runs would make the window
+  // one cycle, slower than one thread.
+  const int accelerators = f.endpoints().accelerators();
+  for (const network::Network::Channel& c : f.network().channels()) {
+    const bool unit = (!c.from.is_switch && c.from.id >= accelerators) || (!c.to.is_switch && c.to.id >= accelerators);
+    if (unit && group_at(plan, c.from) != group_at(plan, c.to))
+      throw ParallelError("the reduction engine's units sit one cycle inside their switches and run on the "
+                          "accelerators' thread, so splitting the switches would synchronise the threads every "
+                          "cycle; expected --threads 1, or reduce.enable = false for collectives that do not "
+                          "reduce in the switch");
+  }
+  return plan;
+}
+
+void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(uint64_t)>& on_window) {
+  Span span;
+  run_windows(f.network(), f.endpoints(), f.config().check_interval_cycles, [&f] { require_conservation(f); }, plan,
+              on_window, span);
+}
+
+void run_parallel(TxnFabric& f, const ParallelPlan& plan, const std::function<void(uint64_t)>& on_window) {
+  Span span;
+  span.start = f.now();
+  run_windows(f.network(), f.endpoints(), f.config().check_interval_cycles, [&f] { require_txn_conservation(f); },
+              plan, on_window, span);
+  f.resume_at(f.endpoints().result().end_cycle + 1);
+}
+
+bool run_parallel_until_idle(TxnFabric& f, const ParallelPlan& plan, uint64_t start, uint64_t limit, CycleHook* hook,
+                             uint64_t* next) {
+  if (start >= limit) {
+    *next = start;
+    return false;
+  }
+  Span span;
+  span.start = start;
+  span.limit = limit;
+  span.until_idle = true;
+  span.hook = hook;
+  run_windows(f.network(), f.endpoints(), f.config().check_interval_cycles, [&f] { require_txn_conservation(f); },
+              plan, {}, span);
+  *next = span.next;
+  return span.idle;
 }
 
 }  // namespace upswitch::top

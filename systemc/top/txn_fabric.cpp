@@ -7,6 +7,7 @@
 #include "network/topology_metrics.h"
 #include "top/conservation.h"
 #include "top/link_layers.h"
+#include "top/parallel_run.h"
 
 namespace upswitch::top {
 
@@ -219,8 +220,14 @@ void TxnFabric::run_plain(const std::function<void(uint64_t)>& on_cycle) {
   ++now_;
 }
 
+void TxnFabric::use_threads(int threads) {
+  if (const std::string why = parallel_refusal(cfg_, threads); !why.empty()) throw ParallelError(why);
+  plan_ = threads > 1 ? plan_parallel(*this, threads) : ParallelPlan{};
+}
+
 bool TxnFabric::run_until_idle(uint64_t max_cycles, CycleHook* hook) {
   const uint64_t limit = max_cycles > UINT64_MAX - now_ ? UINT64_MAX : now_ + max_cycles;
+  if (plan_.groups > 1) return run_parallel_until_idle(*this, plan_, now_, limit, hook, &now_);
   const uint64_t check = cfg_.check_interval_cycles;
   uint64_t next_check = now_ + check;
   while (now_ < limit) {

@@ -19,6 +19,7 @@
 #include "core/switch_core.h"
 #include "endpoint/accelerators.h"
 #include "network/network.h"
+#include "top/parallel_plan.h"
 
 namespace upswitch::top {
 
@@ -54,9 +55,17 @@ class TxnFabric {
   void run_plain(const std::function<void(uint64_t)>& on_cycle = {});
   // External transfers: simulates from the next unsimulated cycle until every submitted transfer
   // has completed (or `max_cycles` more cycles passed: returns false). Returns true when idle.
+  // On the threads of use_threads(), with the same results.
   bool run_until_idle(uint64_t max_cycles = UINT64_MAX, CycleHook* hook = nullptr);
+  // run_until_idle() from now on runs on `threads` threads (top/parallel_run.h; 1: the plain
+  // driver). Throws ParallelError when the fabric cannot be split so (top::parallel_refusal says
+  // why a configuration cannot).
+  void use_threads(int threads);
+  int threads() const { return plan_.groups; }
   // The next cycle the plain driver will simulate (submit() transfers at this cycle or later).
   uint64_t now() const { return now_; }
+  // After another driver ran the fabric (top/parallel_run.h): the next cycle to simulate.
+  void resume_at(uint64_t t) { now_ = t; }
 
  private:
   void take_out(const core::SwitchDown& d);  // faults.switch_down
@@ -66,6 +75,7 @@ class TxnFabric {
   std::vector<std::unique_ptr<core::RejectLine>> rejects_;  // per port, with partitions or port faults
   std::unique_ptr<endpoint::AcceleratorEndpoints> endpoints_;
   uint64_t now_ = 0;
+  ParallelPlan plan_;  // use_threads(): groups 1 = the plain driver
 };
 
 // The lane layout the endpoints' transmitters see for this configuration.

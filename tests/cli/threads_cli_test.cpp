@@ -1,6 +1,6 @@
 // `upswitch run --threads N` (issue 21): the same run on 1, 2 and 3 threads writes byte-identical
 // summary.json (wall-clock fields aside), links.csv, ports.csv and latency_hist.csv, on planes
-// and on two tiers, as does the default (every core); what cannot run on several threads is one
+// and on two tiers, with packets and with transactions, as does the default (every core); what cannot run on several threads is one
 // line with exit 2 and nothing written.
 #include <nlohmann/json.hpp>
 
@@ -14,6 +14,7 @@ std::string summary_without_wall_clock(const fs::path& dir) {
   nlohmann::json j = nlohmann::json::parse(slurp(dir / "summary.json"));
   j["sim"].erase("wall_seconds");
   j["sim"].erase("cycles_per_second");
+  j["sim"].erase("transfers_per_second");  // (transactions)
   return j.dump(2);
 }
 
@@ -44,14 +45,41 @@ TEST(ThreadsCli, RunsWriteTheSameFilesOnEveryThreadCount) {
                                     "threads_two_tier");
 }
 
+TEST(ThreadsCli, TransactionRunsWriteTheSameFilesOnEveryThreadCount) {
+  expect_identical_on_1_2_3_threads("--set traffic.kind=transactions --set topology.kind=planes --set topology.endpoints=16 "
+                                    "--set topology.planes=4 --set txn.load=0.7 --set sim.measure_cycles=3000",
+                                    "threads_txn_planes");
+}
+
+// `upswitch coll --threads N`: each point's switches split over N threads, the same table.
+TEST(ThreadsCli, CollectiveTablesAreTheSameOnEveryThreadCount) {
+  const std::string args = "coll --quiet --jobs 1 --set topology.kind=planes --set topology.endpoints=16 "
+                           "--set topology.planes=4 --set reduce.enable=false --ranks 16 --algo ring,oneshot -b 16K -e 64K ";
+  std::vector<std::string> tables;
+  for (const char* threads : {"1", "2", "3"}) {
+    const fs::path out = scratch(std::string("threads_coll_") + threads);
+    const Result r = run(args + "--threads " + threads + " --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    tables.push_back(slurp(out / "coll.csv"));
+  }
+  EXPECT_NE(tables[0].find("all_reduce,ring,16,65536"), std::string::npos) << tables[0];
+  EXPECT_EQ(tables[1], tables[0]);
+  EXPECT_EQ(tables[2], tables[0]);
+}
+
 TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten) {
   const fs::path out = scratch("threads_bad");
   const std::string planes = "run --set topology.kind=planes --set topology.endpoints=8 --set topology.planes=2 ";
   expect_bad_input(planes + "--threads -1 --out " + out.string(), "--threads -1: expected at least 1", out);
-  expect_bad_input(planes + "--threads 2 --set traffic.kind=transactions --out " + out.string(),
-                   "--threads 2 with traffic.kind = transactions: parallel runs take packet traffic only for now", out);
+  expect_bad_input(planes + "--threads 2 --set traffic.kind=transactions --set faults.port_down=ep1.p0@100-200 "
+                               "--set endpoint.completion_timeout_ns=2000 --out " + out.string(),
+                   "--threads 2 with traffic.kind = transactions and faults: a switch answers a request it rejects", out);
   expect_bad_input(planes + "--threads 2 --set link.dl.enable=true --out " + out.string(),
                    "--threads 2 with link.dl.enable = true", out);
+  expect_bad_input("coll --set topology.kind=planes --set topology.endpoints=8 --set topology.planes=2 --ranks 8 "
+                   "--threads 2 --out " + out.string(),
+                   "--threads 2: the reduction engine's units sit one cycle inside their switches", out);
+  expect_bad_input("coll --ranks 8 --threads 0 --out " + out.string(), "--threads 0: expected 1 .. 1024 threads", out);
   expect_bad_input(planes + "--threads 2 --kernel systemc --out " + out.string(),
                    "--threads 2 with --kernel systemc: the SystemC kernel runs one process at a time", out);
 }

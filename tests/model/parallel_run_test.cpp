@@ -3,16 +3,21 @@
 // latency histogram as the sequential plain driver, byte for byte, on planes, two tiers (run to
 // the end of the flush, and stopped at the end of the window with packets in flight), a topology
 // file and the NVL72 rack; and the window is the least latency or credit delay of a link between
-// two threads. Also built alone with ThreadSanitizer (scripts/test.sh, UPSWITCH_SANITIZE=thread).
+// two threads. Synthetic transaction runs (accelerators, memories and the measurement protocol on
+// the first thread) likewise, on planes, two tiers and the rack; and collectives, driven through
+// TxnFabric::run_until_idle in slices, end at the same cycles with the same links, ports and
+// exact results. Also built alone with ThreadSanitizer (scripts/test.sh, UPSWITCH_SANITIZE=thread).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "coll_support.h"
 #include "test_support.h"
 #include "top/parallel_run.h"
 #include "top/report.h"
+#include "top/txn_report.h"
 #include "txn_support.h"
 
 namespace upswitch::testing {
@@ -62,6 +67,41 @@ void expect_same_for_every_thread_count(const config::Config& c, const std::stri
   }
 }
 
+// `preset` and `sets` with traffic.kind = transactions.
+config::Config txn_config(const std::string& preset, const Sets& sets) {
+  return make_config(preset, with({{"traffic.kind", "transactions"}}, sets));
+}
+
+// The same for a synthetic transaction run.
+Outputs txn_outputs_of(const top::TxnFabric& f) {
+  const endpoint::TxnResult& r = f.endpoints().result();
+  const std::vector<std::string> violations =
+      f.config().measure.flush && !r.interrupted ? top::check_txn_drained(f) : top::check_txn_conservation(f);
+  nlohmann::json s = top::build_txn_summary(f, top::RunTiming{0.0, "plain"}, violations);
+  return {s.dump(2), top::txn_links_csv(f), top::txn_ports_csv(f), top::txn_latency_histogram_csv(f)};
+}
+
+void expect_txn_same_for_every_thread_count(const config::Config& c, const std::string& what,
+                                            std::vector<int> thread_counts = {1, 2, 3}) {
+  top::TxnFabric seq(c, true);
+  seq.run_plain();
+  const Outputs one = txn_outputs_of(seq);
+  EXPECT_NE(one.summary.find("\"conservation\""), std::string::npos);
+  EXPECT_GT(seq.endpoints().result().transfers_completed, 0u) << what;
+  for (int n : thread_counts) {
+    top::TxnFabric f(c, true);
+    const top::ParallelPlan plan = top::plan_parallel(f, n);
+    EXPECT_EQ(plan.groups, std::min(n, c.network().num_switches())) << what;
+    top::run_parallel(f, plan);
+    EXPECT_EQ(f.now(), seq.now()) << what << ", " << n << " threads: the next cycle";
+    const Outputs many = txn_outputs_of(f);
+    EXPECT_TRUE(many.summary == one.summary) << what << ", " << n << " threads: summary.json differs";
+    EXPECT_TRUE(many.links == one.links) << what << ", " << n << " threads: links.csv differs";
+    EXPECT_TRUE(many.ports == one.ports) << what << ", " << n << " threads: ports.csv differs";
+    EXPECT_TRUE(many.latency == one.latency) << what << ", " << n << " threads: latency histogram differs";
+  }
+}
+
 const Sets kTwoTier = {{"topology.kind", "two_tier"}, {"topology.leaves", "4"}, {"topology.endpoints_per_leaf", "3"},
                        {"topology.spines", "2"},      {"topology.uplinks_per_leaf", "2"}, {"switch.ports", "8"},
                        {"sim.warmup_cycles", "500"}, {"sim.measure_cycles", "3000"}};
@@ -99,6 +139,93 @@ TEST(ParallelRun, TheNvl72RackGivesTheSameResultsOnEveryThreadCount) {
       "nvl72-rack");
 }
 
+TEST(ParallelRun, TransactionsGiveTheSameResultsOnEveryThreadCount) {
+  expect_txn_same_for_every_thread_count(
+      txn_config("", {{"topology.kind", "planes"}, {"topology.endpoints", "16"}, {"topology.planes", "4"},
+                      {"txn.load", "0.9"}, {"sim.warmup_cycles", "500"}, {"sim.measure_cycles", "3000"}}),
+      "transactions on 4 planes");
+  expect_txn_same_for_every_thread_count(
+      txn_config("", with(kTwoTier, {{"txn.mix", "read:1,write:1,atomic_r:1"}, {"txn.load", "0.5"}})),
+      "transactions on two tiers, flushed");
+  // Stopped at the window's end with transfers in flight.
+  expect_txn_same_for_every_thread_count(txn_config("", with(kTwoTier, {{"txn.load", "0.8"}, {"sim.flush", "false"}})),
+                                         "transactions on two tiers, not flushed");
+}
+
+TEST(ParallelRun, TransactionsOnTheNvl72RackGiveTheSameResultsOnEveryThreadCount) {
+#if defined(__SANITIZE_THREAD__)
+  // Minutes under ThreadSanitizer; the same code runs there on planes and two tiers (above).
+  GTEST_SKIP() << "the rack under ThreadSanitizer: covered by TransactionsGiveTheSameResultsOnEveryThreadCount";
+#endif
+  expect_txn_same_for_every_thread_count(
+      txn_config("nvl72-rack", {{"txn.load", "0.5"}, {"sim.warmup_cycles", "200"}, {"sim.measure_cycles", "600"}}),
+      "transactions on nvl72-rack", {2, 3});
+}
+
+// A collective from cycle 0, run_until_idle in slices of `slice` cycles: where each slice ended,
+// what the links and ports carried, and the result's check.
+struct CollSlices {
+  std::vector<uint64_t> ends;
+  uint64_t start = 0, end = 0;
+  std::string links, ports;
+  uint64_t wrong = 0, elements = 0;
+};
+
+CollSlices collective_in_slices(const config::Config& cfg, const coll::CollectiveSpec& spec, int threads, uint64_t slice) {
+  top::TxnFabric f(cfg, false);
+  f.use_threads(threads);
+  coll::CollectiveRunner runner(f);
+  const int id = runner.add(spec, 0);
+  coll::fill_inputs(f, runner.get(id), 1);
+  CollSlices out;
+  for (bool idle = false; !idle;) {
+    idle = f.run_until_idle(slice, &runner);
+    out.ends.push_back(f.now());
+  }
+  EXPECT_EQ(top::check_txn_drained(f), std::vector<std::string>{});
+  const coll::CollectiveRun& r = runner.get(id);
+  EXPECT_TRUE(r.done);
+  out.start = r.start;
+  out.end = r.end;
+  out.links = top::txn_links_csv(f);
+  out.ports = top::txn_ports_csv(f);
+  const coll::CheckResult c = coll::check_results(f, r);
+  out.wrong = c.wrong;
+  out.elements = c.elements;
+  return out;
+}
+
+TEST(ParallelRun, CollectivesEndAtTheSameCyclesOnEveryThreadCount) {
+  // Without the reduction engine (its units run with the accelerators; see the refusal below).
+  const config::Config cfg = txn_config("", with(kTwoTier, {{"reduce.enable", "false"}, {"sim.check_interval_cycles", "400"}}));
+  for (const coll::Algorithm algo : {coll::Algorithm::kRing, coll::Algorithm::kOneShot}) {
+    SCOPED_TRACE(coll::algorithm_name(algo));
+    const coll::CollectiveSpec spec =
+        spec_of(coll::Collective::kAllReduce, algo, first_ranks(cfg.endpoints()), uint64_t{48} << 10);
+    const CollSlices one = collective_in_slices(cfg, spec, 1, 700);
+    EXPECT_GT(one.ends.size(), 3u);  // several slices, the last one idle
+    EXPECT_EQ(one.wrong, 0u);
+    EXPECT_GT(one.elements, 0u);
+    for (int n : {2, 3}) {
+      const CollSlices many = collective_in_slices(cfg, spec, n, 700);
+      EXPECT_EQ(many.ends, one.ends) << n << " threads";
+      EXPECT_EQ(many.start, one.start) << n << " threads";
+      EXPECT_EQ(many.end, one.end) << n << " threads";
+      EXPECT_TRUE(many.links == one.links) << n << " threads: links.csv differs";
+      EXPECT_TRUE(many.ports == one.ports) << n << " threads: ports.csv differs";
+      EXPECT_EQ(many.wrong, 0u) << n << " threads";
+    }
+  }
+  // With the engine's units on switches of another thread, a split is refused in one line.
+  top::TxnFabric f(txn_config("", kTwoTier), false);
+  try {
+    f.use_threads(2);
+    ADD_FAILURE() << "a split that leaves an engine unit's one-cycle link between threads was accepted";
+  } catch (const top::ParallelError& e) {
+    EXPECT_NE(std::string(e.what()).find("reduction engine's units"), std::string::npos) << e.what();
+  }
+}
+
 // The window: the rack's links are 80 ns (128 cycles at 1.6 GHz) each way, credits as long; on two
 // tiers the links between switches are the shortest link between two groups.
 TEST(ParallelRun, TheWindowIsTheShortestLinkBetweenTwoThreads) {
@@ -124,9 +251,10 @@ TEST(ParallelRun, WhatCannotBeSplitIsRefusedInOneLine) {
   EXPECT_NE(top::parallel_refusal(make_config("", with(kTwoTier, {{"link.dl.enable", "true"}})), 2)
                 .find("link.dl.enable = true"),
             std::string::npos);
-  config::Config txn = make_config("", kTwoTier);
-  txn.kind = config::Config::TrafficKind::kTransactions;
-  EXPECT_NE(top::parallel_refusal(txn, 2).find("packet traffic only"), std::string::npos);
+  EXPECT_EQ(top::parallel_refusal(txn_config("", kTwoTier), 2), "");
+  EXPECT_NE(top::parallel_refusal(txn_config("", with(kTwoTier, {{"faults.port_down", "ep1.p0@100-200"}, {"endpoint.completion_timeout_ns", "2000"}})), 2)
+                .find("with traffic.kind = transactions and faults"),
+            std::string::npos);
 }
 
 }  // namespace
