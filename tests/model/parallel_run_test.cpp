@@ -153,10 +153,6 @@ TEST(ParallelRun, TransactionsGiveTheSameResultsOnEveryThreadCount) {
 }
 
 TEST(ParallelRun, TransactionsOnTheNvl72RackGiveTheSameResultsOnEveryThreadCount) {
-#if defined(__SANITIZE_THREAD__)
-  // Minutes under ThreadSanitizer; the same code runs there on planes and two tiers (above).
-  GTEST_SKIP() << "the rack under ThreadSanitizer: covered by TransactionsGiveTheSameResultsOnEveryThreadCount";
-#endif
   expect_txn_same_for_every_thread_count(
       txn_config("nvl72-rack", {{"txn.load", "0.5"}, {"sim.warmup_cycles", "200"}, {"sim.measure_cycles", "600"}}),
       "transactions on nvl72-rack", {2, 3});
