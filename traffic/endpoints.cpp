@@ -180,13 +180,7 @@ void TrafficEndpoints::advance_phase(uint64_t t) {
 
 // After flush_ready_at nothing more is sent on any link (every packet is in, and its credits were
 // sent as its flits moved), so links_empty(t) holds from the newest due cycle on.
-uint64_t TrafficEndpoints::links_last_due() const {
-  uint64_t last = 0;
-  for (int p = 0; p < n_; ++p)
-    last = std::max({last, to_switch_[p]->flits_last_due(), to_switch_[p]->credits().last_due(),
-                     from_switch_[p]->flits_last_due(), from_switch_[p]->credits().last_due()});
-  return last;
-}
+uint64_t TrafficEndpoints::links_last_due() const { return core::last_due_on(to_switch_, from_switch_); }
 
 void TrafficEndpoints::finish_at(uint64_t t) {
   result_.end_cycle = t;

@@ -9,6 +9,7 @@
 // error-free delay line either way (doc/reliability.md); a scheduled credit loss drops one.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -193,5 +194,14 @@ class Link {
   std::vector<std::pair<uint64_t, Flit>> flit_out_;  // deferred sends (cycle sent, item); kept capacity
   std::vector<std::pair<uint64_t, Credit>> credit_out_;
 };
+
+// The newest due cycle of any flit or credit sent on these links (plain links; 0 before the
+// first): once nothing more is sent, every one of them is empty after it.
+inline uint64_t last_due_on(const std::vector<Link*>& a, const std::vector<Link*>& b) {
+  uint64_t last = 0;
+  for (const std::vector<Link*>* links : {&a, &b})
+    for (const Link* l : *links) last = std::max({last, l->flits_last_due(), l->credits().last_due()});
+  return last;
+}
 
 }  // namespace upswitch::core

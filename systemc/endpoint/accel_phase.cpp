@@ -76,13 +76,7 @@ bool AcceleratorEndpoints::settled() const {
 
 // After flush_ready_at nothing more is sent on an endpoint's link (settled()), so the links are
 // empty from the newest due cycle on.
-uint64_t AcceleratorEndpoints::links_last_due() const {
-  uint64_t last = 0;
-  for (size_t p = 0; p < ports_.size(); ++p)
-    last = std::max({last, to_switch_[p]->flits_last_due(), to_switch_[p]->credits().last_due(),
-                     from_switch_[p]->flits_last_due(), from_switch_[p]->credits().last_due()});
-  return last;
-}
+uint64_t AcceleratorEndpoints::links_last_due() const { return core::last_due_on(to_switch_, from_switch_); }
 
 void AcceleratorEndpoints::finish_at(uint64_t t) {
   result_.end_cycle = t;

@@ -200,28 +200,29 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
   WindowBarrier ticked(G, [] {});  // every group has finished the window: the outboxes are full
   WindowBarrier barrier(G, between);
 
-  auto window = [&](int g) {
+  // Simulates group g's part of the window; returns the last cycle it simulated (UINT64_MAX: none).
+  auto window = [&](int g) -> uint64_t {
     const std::vector<int>& mine = members[static_cast<size_t>(g)];
-    uint64_t t = begin;
+    uint64_t t = begin, ticked_last = UINT64_MAX;
     while (t < end) {
       // From free_until on, tick t only once group 0 has finished t - 1 and not ended the run before t.
       if (g != 0 && t >= free_until) {
         while (lead_next.load(std::memory_order_acquire) < t) {
-          if (failed.load(std::memory_order_acquire)) return;
+          if (failed.load(std::memory_order_acquire)) return ticked_last;
           std::this_thread::yield();
         }
-        if (lead_done_at.load(std::memory_order_acquire) < t) return;
+        if (lead_done_at.load(std::memory_order_acquire) < t) return ticked_last;
       }
       if (g == 0 && span.hook) span.hook->before_cycle(t);
       for (int s : mine) net.sw(s).tick(t);
-      last_tick[static_cast<size_t>(g)] = t;
+      ticked_last = t;
       uint64_t next = UINT64_MAX;
       if (g == 0) {
         eps.tick(t);
         if (eps.done()) {
           lead_done_at.store(t, std::memory_order_release);
           lead_next.store(UINT64_MAX, std::memory_order_release);
-          return;
+          return ticked_last;
         }
         next = eps.next_activity(t);
         if (span.hook) next = std::min(next, span.hook->next_activity(t));
@@ -230,11 +231,13 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
       t = next;
       if (g == 0) lead_next.store(std::min(t, end), std::memory_order_release);
     }
+    return ticked_last;
   };
   auto body = [&](int g) {
     for (;;) {
       try {
-        window(g);
+        const uint64_t last = window(g);
+        if (last != UINT64_MAX) last_tick[static_cast<size_t>(g)] = last;  // once a window, not per cycle
       } catch (...) {
         fail(std::current_exception());
         if (g == 0) lead_next.store(UINT64_MAX, std::memory_order_release);
