@@ -1,7 +1,5 @@
 #include "top/coll_table.h"
 
-#include "top/parallel_run.h"
-
 #include <cmath>
 #include <sstream>
 
@@ -10,6 +8,7 @@
 #include "coll/runner.h"
 #include "config/param_table.h"
 #include "top/list_checks.h"
+#include "top/parallel_run.h"
 #include "top/parallel_rows.h"
 #include "top/switch_down_report.h"
 #include "top/txn_fabric.h"

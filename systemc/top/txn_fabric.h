@@ -61,7 +61,6 @@ class TxnFabric {
   // driver). Throws ParallelError when the fabric cannot be split so (top::parallel_refusal says
   // why a configuration cannot).
   void use_threads(int threads);
-  int threads() const { return plan_.groups; }
   // The next cycle the plain driver will simulate (submit() transfers at this cycle or later).
   uint64_t now() const { return now_; }
   // After another driver ran the fabric (top/parallel_run.h): the next cycle to simulate.
