@@ -29,6 +29,8 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
       nodes_(static_cast<size_t>(n_)),
       to_switch_(layout.owner.size(), nullptr),
       from_switch_(layout.owner.size(), nullptr),
+      credit_due_(layout.owner.size(), UINT64_MAX),
+      flit_due_(layout.owner.size(), UINT64_MAX),
       phase_(workload ? Phase::kWarmup : Phase::kExternal) {
   map_.base = ap.window_base;
   map_.window = ap.window_bytes;
@@ -112,6 +114,17 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
 void AcceleratorEndpoints::connect(int port, core::Link* to_switch, core::Link* from_switch) {
   to_switch_[port] = to_switch;
   from_switch_[port] = from_switch;
+  to_switch->set_credit_due_slot(&credit_due_[static_cast<size_t>(port)]);
+  from_switch->set_flit_due_slot(&flit_due_[static_cast<size_t>(port)]);
+}
+
+// Whether endpoint port p has anything to do at cycle t: a credit or flit due, something to send,
+// a credit to return, or a synthetic arrival.
+bool AcceleratorEndpoints::port_busy(int p, uint64_t t) const {
+  const auto pi = static_cast<size_t>(p);
+  const Port& port = ports_[pi];
+  return credit_due_[pi] <= t || flit_due_[pi] <= t || port.tx_work != 0 || !port.credit_out.empty() ||
+         port.next_arrival == t;
 }
 
 void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {  // p: the endpoint
@@ -152,18 +165,33 @@ void AcceleratorEndpoints::tick(uint64_t t) {
   }
   if (watchdog_) check_progress(t);
   if (t >= next_outage_) take_out_ports(t);  // faults.switch_down
+  core::Credit c;  // outside the loops: most ports receive nothing
+  core::Flit f;
   for (int e = 0; e < n_; ++e) {
     Node& node = nodes_[static_cast<size_t>(e)];
     const int p0 = node.first_port, p1 = node.first_port + node.nports;
+    // An endpoint with nothing due this cycle is skipped: every step below would do nothing.
+    if (!faults_on_ && node.admit.empty() && node.transfers.empty() &&
+        (node.pipeline.empty() || node.pipeline.front().first > t)) {
+      int p = p0;
+      while (p < p1 && !port_busy(p, t)) ++p;
+      if (p == p1) continue;
+    }
     for (int p = p0; p < p1; ++p) {
       Port& port = ports_[p];
-      core::Credit c;
-      while (!to_switch_[p]->credits().empty() && to_switch_[p]->receive_credit(t, c)) {
-        port.credits.give(c.vc, c.shared);
-        if (c.cmds) port.cmd.give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
+      const auto pi = static_cast<size_t>(p);
+      if (credit_due_[pi] <= t) {
+        while (!to_switch_[pi]->credits().empty() && to_switch_[pi]->receive_credit(t, c)) {
+          port.credits.give(c.vc, c.shared);
+          if (c.cmds) port.cmd.give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
+        }
+        to_switch_[pi]->refresh_credit_due();
       }
-      core::Flit f;
-      if (!from_switch_[p]->flits_empty() && from_switch_[p]->receive_flit(t, f)) receive(p, f, t);
+      if (flit_due_[pi] <= t) {
+        const bool got = !from_switch_[pi]->flits_empty() && from_switch_[pi]->receive_flit(t, f);
+        from_switch_[pi]->refresh_flit_due();
+        if (got) receive(p, f, t);
+      }
     }
     if (faults_on_) faults_tick(e, t);
     if (!node.admit.empty()) admit(e, t);

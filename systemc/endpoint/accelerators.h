@@ -336,6 +336,7 @@ class AcceleratorEndpoints {
   void advance_phase(uint64_t t);
   void check_progress(uint64_t t);
   bool settled() const;  // quiescent but for the links
+  bool port_busy(int p, uint64_t t) const;  // accelerators.cpp
   bool quiescent(uint64_t t) const;
   uint32_t new_bundle();
 
@@ -367,6 +368,9 @@ class AcceleratorEndpoints {
   std::vector<EngineUnit> units_;
   std::vector<std::vector<uint16_t>> groups_;  // multicast group table: members, empty = free
   std::vector<core::Link*> to_switch_, from_switch_;
+  // Per port, the cycle the next credit on to_switch_ and the next flit on from_switch_ are due
+  // (core::Link's due slots; 0 while a data-link layer holds flits), so tick() skips idle endpoints.
+  std::vector<uint64_t> credit_due_, flit_due_;
   tl::MessagePool msgs_;
   std::vector<Bundle> bundles_;  // growing may move them: no Bundle& across new_bundle()
   std::vector<uint32_t> free_bundles_;
