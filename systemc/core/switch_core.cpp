@@ -435,13 +435,19 @@ void SwitchCore::tick(uint64_t t) {
 
 uint64_t SwitchCore::next_activity(uint64_t t) const {
   if (total_queued_ || va_requests_ || discard_pending_ || obuf_total_) return t + 1;
+  // The due slots (in_flit_due_ ... egress_due_) hold exactly what the links and stages would
+  // answer, in four arrays of the switch's own, except an input slot of 0 (a data-link layer
+  // holding something), where the link answers.
   uint64_t next = UINT64_MAX;
   for (int i = 0; i < n_; ++i) {
-    next = std::min(next, in_links_[i]->next_flit_due());
-    next = std::min(next, out_links_[i]->credits().next_due());
-    if (routing_flits_) next = std::min(next, routing_[i].next_due());
-    if (egress_flits_) next = std::min(next, egress_[i].next_due());
+    const auto ii = static_cast<size_t>(i);
+    const uint64_t in = in_flit_due_[ii];
+    next = std::min({next, in != 0 ? in : in_links_[i]->next_flit_due(), out_credit_due_[ii]});
   }
+  if (routing_flits_)
+    for (uint64_t d : routing_due_) next = std::min(next, d);
+  if (egress_flits_)
+    for (uint64_t d : egress_due_) next = std::min(next, d);
   return std::max(next, t + 1);
 }
 

@@ -51,6 +51,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
       c.cmd_shared = b.cmd_shared_rx;
     }
     port.credit_out.push(c);
+    port_due_[static_cast<size_t>(p)] = 0;
   }
   if (!f.tail()) return;
   if (b.received != b.flits) fail("tail flit before all body flits");
@@ -61,6 +62,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
     const auto local = static_cast<uint8_t>(p - node.first_port);
     for (int k = 0; k < b.count; ++k) msgs_[b.msg[k]].port = local;
     node.admit.push(f.payload);
+    node_due_[static_cast<size_t>(e)] = 0;
     return;
   }
   for (int k = 0; k < b.count; ++k) complete_request(e, b.msg[k], t);
@@ -113,6 +115,7 @@ void AcceleratorEndpoints::release_rx_packet(uint32_t bh) {
     }
     port.credit_out.push(c);
   }
+  port_due_[b.rx_port] = 0;
   free_bundles_.push_back(bh);
 }
 
@@ -180,6 +183,7 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {  // p: the e
   port.mem_free_at = start + ser;
   const uint64_t done = (port.mem_free_at + k - 1) / k;
   port.pipeline.push({done + static_cast<uint64_t>(ap_.mem_latency_cycles), h});
+  refresh_node_due(p);
 }
 
 }  // namespace upswitch::endpoint

@@ -65,6 +65,7 @@ void AcceleratorEndpoints::generate(int p, uint64_t t) {
   }
   submit(e, r, t);
   port.next_arrival = t + 1 + port.rng.geometric_log(log_q_);
+  refresh_port_due(p);
 }
 
 // Requests spread over the VCs by 256 B region. With k ports interleaved by address, each port

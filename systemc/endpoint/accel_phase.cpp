@@ -55,6 +55,7 @@ void AcceleratorEndpoints::advance_phase(uint64_t t) {
   }
   if (phase_ == Phase::kFlush) {
     for (Port& port : ports_) port.next_arrival = UINT64_MAX;
+    for (size_t p = 0; p < ports_.size(); ++p) refresh_port_due(static_cast<int>(p));
     if (defer_flush_end_ && mp_.flush) {
       if (flush_ready_at_ == UINT64_MAX && settled()) flush_ready_at_ = t;  // the driver ends it (finish_at)
     } else if (!mp_.flush || quiescent(t)) {

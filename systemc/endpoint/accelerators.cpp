@@ -31,6 +31,8 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
       from_switch_(layout.owner.size(), nullptr),
       credit_due_(layout.owner.size(), UINT64_MAX),
       flit_due_(layout.owner.size(), UINT64_MAX),
+      port_due_(layout.owner.size(), UINT64_MAX),
+      node_due_(static_cast<size_t>(n_), UINT64_MAX),
       phase_(workload ? Phase::kWarmup : Phase::kExternal) {
   map_.base = ap.window_base;
   map_.window = ap.window_bytes;
@@ -84,6 +86,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     port.tx.resize(static_cast<size_t>(2 * v_));
     port.rx_packet.assign(static_cast<size_t>(2 * v_), UINT64_MAX);
     if (synthetic_ && arrival_prob_ > 0 && e < nacc_ && dests_.sends(e)) port.next_arrival = 0;
+    refresh_port_due(static_cast<int>(p));
   }
   // One page store for every endpoint's memory: pages freed by one are reused by another, and
   // pages with the same bytes (every rank's copy of a collective's result) are kept once.
@@ -122,9 +125,7 @@ void AcceleratorEndpoints::connect(int port, core::Link* to_switch, core::Link* 
 // a credit to return, or a synthetic arrival.
 bool AcceleratorEndpoints::port_busy(int p, uint64_t t) const {
   const auto pi = static_cast<size_t>(p);
-  const Port& port = ports_[pi];
-  return credit_due_[pi] <= t || flit_due_[pi] <= t || port.tx_work != 0 || !port.credit_out.empty() ||
-         port.next_arrival == t;
+  return credit_due_[pi] <= t || flit_due_[pi] <= t || port_due_[pi] <= t;
 }
 
 void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {  // p: the endpoint
@@ -144,6 +145,7 @@ void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {
   tr.port = p;
   tr.measured = phase_ == Phase::kExternal || in_window(t);
   nodes_[static_cast<size_t>(p)].transfers.push(h);
+  node_due_[static_cast<size_t>(p)] = 0;
   nodes_[static_cast<size_t>(p)].backlog_bytes += r.bytes;
   backlog_total_ += r.bytes;
   ++transfers_in_flight_;
@@ -171,8 +173,7 @@ void AcceleratorEndpoints::tick(uint64_t t) {
     Node& node = nodes_[static_cast<size_t>(e)];
     const int p0 = node.first_port, p1 = node.first_port + node.nports;
     // An endpoint with nothing due this cycle is skipped: every step below would do nothing.
-    if (!faults_on_ && node.admit.empty() && node.transfers.empty() &&
-        (node.pipeline.empty() || node.pipeline.front().first > t)) {
+    if (!faults_on_ && node_due_[static_cast<size_t>(e)] > t) {
       int p = p0;
       while (p < p1 && !port_busy(p, t)) ++p;
       if (p == p1) continue;
@@ -210,7 +211,9 @@ void AcceleratorEndpoints::tick(uint64_t t) {
         from_switch_[p]->send_credit(t, port.credit_out.pop());
         --port.rx_held;
       }
+      refresh_port_due(p);
     }
+    refresh_node_due(e);
   }
 }
 
@@ -218,19 +221,15 @@ void AcceleratorEndpoints::tick(uint64_t t) {
 uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
   if (phase_ == Phase::kDone) return UINT64_MAX;
   if (stop_requested_ || phase_ == Phase::kDrain || phase_ == Phase::kFlush) return t + 1;
+  // The compact arrays hold what the nodes, ports and links would answer (a flit slot of 0 is a
+  // data-link layer holding something: its link answers).
   uint64_t next = UINT64_MAX;
-  for (int e = 0; e < n_ && next > t + 1; ++e) {
-    const Node& node = nodes_[static_cast<size_t>(e)];
-    if (!node.transfers.empty() || !node.admit.empty()) return t + 1;
-    if (!node.pipeline.empty()) next = std::min(next, node.pipeline.front().first);
-    if (faults_on_) next = std::min(next, faults_next(e));
-    for (int p = node.first_port; p < node.first_port + node.nports; ++p) {
-      const Port& port = ports_[p];
-      if (!port.credit_out.empty() || port.tx_work) return t + 1;
-      next = std::min(next, port.next_arrival);
-      next = std::min(next, to_switch_[p]->credits().next_due());
-      next = std::min(next, from_switch_[p]->next_flit_due());
-    }
+  for (uint64_t d : node_due_) next = std::min(next, d);
+  if (faults_on_)
+    for (int e = 0; e < n_; ++e) next = std::min(next, faults_next(e));
+  for (size_t p = 0; p < ports_.size(); ++p) {
+    const uint64_t in = flit_due_[p];
+    next = std::min({next, port_due_[p], credit_due_[p], in != 0 ? in : from_switch_[p]->next_flit_due()});
   }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
   if (phase_ == Phase::kMeasure) next = std::min({next, window_end_, saturation_.next_sample()});

@@ -331,6 +331,18 @@ class AcceleratorEndpoints {
     port.tx[static_cast<size_t>(lane)].queue.push(queued(h));
     port.lanes_pending |= 1U << lane;
     ++port.tx_work;
+    port_due_[static_cast<size_t>(p)] = 0;
+  }
+  // port_due_ and node_due_ after a change to what they summarise.
+  void refresh_port_due(int p) {
+    const Port& port = ports_[static_cast<size_t>(p)];
+    port_due_[static_cast<size_t>(p)] = port.tx_work != 0 || !port.credit_out.empty() ? 0 : port.next_arrival;
+  }
+  void refresh_node_due(int e) {
+    const Node& node = nodes_[static_cast<size_t>(e)];
+    node_due_[static_cast<size_t>(e)] = !node.transfers.empty() || !node.admit.empty() ? 0
+                                        : node.pipeline.empty()                      ? UINT64_MAX
+                                                                                     : node.pipeline.front().first;
   }
   // accel_phase.cpp
   void advance_phase(uint64_t t);
@@ -371,6 +383,11 @@ class AcceleratorEndpoints {
   // Per port, the cycle the next credit on to_switch_ and the next flit on from_switch_ are due
   // (core::Link's due slots; 0 while a data-link layer holds flits), so tick() skips idle endpoints.
   std::vector<uint64_t> credit_due_, flit_due_;
+  // Per port, the first cycle it has work of its own (0: something to send or a credit to return,
+  // else its next synthetic arrival); per endpoint, the first cycle its transfers, admission queue
+  // or completer pipeline need a tick (0: now). Kept beside the ports' and nodes' large structs
+  // so that tick() and next_activity() scan five compact arrays (refresh_port_due, refresh_node_due).
+  std::vector<uint64_t> port_due_, node_due_;
   tl::MessagePool msgs_;
   std::vector<Bundle> bundles_;  // growing may move them: no Bundle& across new_bundle()
   std::vector<uint32_t> free_bundles_;

@@ -249,6 +249,7 @@ void AcceleratorEndpoints::engine_respond(int p, uint32_t h, uint64_t ready) {
   ready = std::max(ready, u.last_ready);
   u.last_ready = ready;
   nodes_[static_cast<size_t>(p)].pipeline.push({ready, h});
+  refresh_node_due(p);
 }
 
 }  // namespace upswitch::endpoint
