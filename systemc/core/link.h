@@ -92,7 +92,7 @@ class Link {
     for (const auto& [now, c] : credit_out_) {
       credits_.push(now, c);
       note_credit_due(now + credits_.latency());
-      if (credit_listener_) credit_listener_->wake_at(now + credits_.latency());
+      if (credit_listened_) credit_listener_->wake_at(now + credits_.latency());
     }
     credit_out_.clear();
   }
@@ -103,13 +103,22 @@ class Link {
   // sends; the receiver sets it again after each look (refresh_*). A slot is never later than the
   // item it stands for; with a data-link layer the flit slot is 0 (look every cycle) while
   // anything is in the link. Set before the first send.
-  void set_flit_due_slot(uint64_t* slot) {
+  //
+  // A receiver may also hand a wake slot shared by a group of its slots (a switch's, an
+  // endpoint's ports): each send lowers it as it lowers the item's slot, so the receiver can pass
+  // over the whole group while its wake slot is later than the cycle, and set it again (to the
+  // group's earliest slot) after it looked at the group.
+  void set_flit_due_slot(uint64_t* slot, uint64_t* wake = nullptr) {
     flit_due_ = slot;
+    flit_wake_ = wake;
     refresh_flit_due();
+    if (wake) *wake = 0;
   }
-  void set_credit_due_slot(uint64_t* slot) {
+  void set_credit_due_slot(uint64_t* slot, uint64_t* wake = nullptr) {
     credit_due_ = slot;
+    credit_wake_ = wake;
     refresh_credit_due();
+    if (wake) *wake = 0;
   }
   void refresh_flit_due() {
     if (flit_due_) *flit_due_ = dl_ ? (dl_->empty() ? UINT64_MAX : 0) : flits_.next_due();
@@ -155,14 +164,17 @@ class Link {
     }
     credits_.push(now, c);
     note_credit_due(now + credits_.latency());
-    if (credit_listener_) credit_listener_->wake_at(now + credits_.latency());
+    if (credit_listened_) credit_listener_->wake_at(now + credits_.latency());
   }
   bool receive_credit(uint64_t now, Credit& c) { return credits_.pop(now, c); }
 
   const LinkPacer& pacer() const { return pacer_; }
 
   void set_flit_listener(WakeListener* l) { flit_listener_ = l; }
-  void set_credit_listener(WakeListener* l) { credit_listener_ = l; }
+  void set_credit_listener(WakeListener* l) {
+    credit_listener_ = l;
+    credit_listened_ = l != nullptr;
+  }
 
   const DelayLine<Credit>& credits() const { return credits_; }
   uint32_t latency() const { return flits_.latency(); }
@@ -171,20 +183,25 @@ class Link {
  private:
   void note_flit_due(uint64_t due) {
     if (flit_due_ && due < *flit_due_) *flit_due_ = due;
+    if (flit_wake_ && due < *flit_wake_) *flit_wake_ = due;
   }
   void note_credit_due(uint64_t due) {
     if (credit_due_ && due < *credit_due_) *credit_due_ = due;
+    if (credit_wake_ && due < *credit_wake_) *credit_wake_ = due;
   }
 
   // What every send and receive reads comes first, in one cache line; each delay line is a line
   // of its own (a network's links together exceed the caches, so each line touched costs).
   alignas(64) bool deferred_ = false;
+  bool credit_listened_ = false;  // credit_listener_ is set (it lies outside this line)
   std::unique_ptr<DataLink> dl_;
   uint64_t* flit_due_ = nullptr;    // the flit receiver's slot (set_flit_due_slot)
   uint64_t* credit_due_ = nullptr;  // the credit receiver's slot
+  uint64_t* flit_wake_ = nullptr;   // the flit receiver's wake slot for a group of ports
+  uint64_t* credit_wake_ = nullptr;
+  uint64_t next_loss_ = UINT64_MAX;  // the cycle from which the next credit sent is lost
   WakeListener* flit_listener_ = nullptr;
   WakeListener* credit_listener_ = nullptr;
-  uint64_t next_loss_ = UINT64_MAX;  // the cycle from which the next credit sent is lost
   DelayLine<Flit> flits_;
   DelayLine<Credit> credits_;
   LinkPacer pacer_;

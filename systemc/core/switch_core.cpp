@@ -151,8 +151,8 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
 void SwitchCore::connect(int port, Link* input, Link* output) {
   in_links_[port] = input;
   out_links_[port] = output;
-  input->set_flit_due_slot(&in_flit_due_[static_cast<size_t>(port)]);
-  output->set_credit_due_slot(&out_credit_due_[static_cast<size_t>(port)]);
+  input->set_flit_due_slot(&in_flit_due_[static_cast<size_t>(port)], &wake_);
+  output->set_credit_due_slot(&out_credit_due_[static_cast<size_t>(port)], &wake_);
   paced_ = paced_ || output->tx_paced();
   // This input frees up to `speedup` buffer slots per cycle, so it may return that many credits.
   if (speedup_ > 1) input->set_credits_per_cycle(static_cast<uint32_t>(speedup_));
@@ -312,6 +312,7 @@ void SwitchCore::account_window(uint64_t from, uint64_t to) {
 }
 
 void SwitchCore::tick(uint64_t t) {
+  wake_ = 0;
   // Cycles slept through since the last tick kept the occupancy they had.
   if (t > accounted_until_) account_window(accounted_until_, t);
   if (!paths_chosen_) choose_paths();

@@ -36,6 +36,11 @@ class SwitchCore {
   void tick(uint64_t t);
   // Earliest cycle after `t` at which tick() has work; UINT64_MAX when nothing is pending.
   uint64_t next_activity(uint64_t t) const;
+  // A driver ticking many switches in turn (network::Network) may pass over one until its wake
+  // cycle: tick() clears it (0: unknown), the driver sets it to next_activity() after the tick,
+  // and every flit or credit sent to the switch lowers it to its due cycle (Link's wake slot).
+  uint64_t wake() const { return wake_; }
+  void set_wake(uint64_t at) { wake_ = at; }
 
   const SwitchParams& params() const { return p_; }
   const SwitchStats& stats() const { return stats_; }
@@ -161,6 +166,7 @@ class SwitchCore {
 
   SwitchParams p_;
   int n_, v_, words_;
+  uint64_t wake_ = 0;
   std::vector<int> route_;  // per destination: its (first) output port, -1 = unreachable from here
   // Multipath (a network of switches): per destination its output ports, as in SwitchParams.
   bool multipath_ = false;

@@ -51,7 +51,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
       c.cmd_shared = b.cmd_shared_rx;
     }
     port.credit_out.push(c);
-    port_due_[static_cast<size_t>(p)] = 0;
+    port_has_work(p);
   }
   if (!f.tail()) return;
   if (b.received != b.flits) fail("tail flit before all body flits");
@@ -62,7 +62,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
     const auto local = static_cast<uint8_t>(p - node.first_port);
     for (int k = 0; k < b.count; ++k) msgs_[b.msg[k]].port = local;
     node.admit.push(f.payload);
-    node_due_[static_cast<size_t>(e)] = 0;
+    node_has_work(e);
     return;
   }
   for (int k = 0; k < b.count; ++k) complete_request(e, b.msg[k], t);
@@ -115,7 +115,7 @@ void AcceleratorEndpoints::release_rx_packet(uint32_t bh) {
     }
     port.credit_out.push(c);
   }
-  port_due_[b.rx_port] = 0;
+  port_has_work(b.rx_port);
   free_bundles_.push_back(bh);
 }
 

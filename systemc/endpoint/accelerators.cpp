@@ -33,6 +33,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
       flit_due_(layout.owner.size(), UINT64_MAX),
       port_due_(layout.owner.size(), UINT64_MAX),
       node_due_(static_cast<size_t>(n_), UINT64_MAX),
+      node_wake_(static_cast<size_t>(n_), 0),
       phase_(workload ? Phase::kWarmup : Phase::kExternal) {
   map_.base = ap.window_base;
   map_.window = ap.window_bytes;
@@ -117,15 +118,20 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
 void AcceleratorEndpoints::connect(int port, core::Link* to_switch, core::Link* from_switch) {
   to_switch_[port] = to_switch;
   from_switch_[port] = from_switch;
-  to_switch->set_credit_due_slot(&credit_due_[static_cast<size_t>(port)]);
-  from_switch->set_flit_due_slot(&flit_due_[static_cast<size_t>(port)]);
+  uint64_t* wake = &node_wake_[static_cast<size_t>(ports_[static_cast<size_t>(port)].owner)];
+  to_switch->set_credit_due_slot(&credit_due_[static_cast<size_t>(port)], wake);
+  from_switch->set_flit_due_slot(&flit_due_[static_cast<size_t>(port)], wake);
 }
 
-// Whether endpoint port p has anything to do at cycle t: a credit or flit due, something to send,
-// a credit to return, or a synthetic arrival.
-bool AcceleratorEndpoints::port_busy(int p, uint64_t t) const {
-  const auto pi = static_cast<size_t>(p);
-  return credit_due_[pi] <= t || flit_due_[pi] <= t || port_due_[pi] <= t;
+uint64_t AcceleratorEndpoints::node_next(int e) const {
+  const Node& node = nodes_[static_cast<size_t>(e)];
+  uint64_t next = node_due_[static_cast<size_t>(e)];
+  for (int p = node.first_port; p < node.first_port + node.nports; ++p) {
+    const auto pi = static_cast<size_t>(p);
+    const uint64_t in = flit_due_[pi];
+    next = std::min({next, port_due_[pi], credit_due_[pi], in != 0 ? in : from_switch_[pi]->next_flit_due()});
+  }
+  return next;
 }
 
 void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {  // p: the endpoint
@@ -145,7 +151,7 @@ void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {
   tr.port = p;
   tr.measured = phase_ == Phase::kExternal || in_window(t);
   nodes_[static_cast<size_t>(p)].transfers.push(h);
-  node_due_[static_cast<size_t>(p)] = 0;
+  node_has_work(p);
   nodes_[static_cast<size_t>(p)].backlog_bytes += r.bytes;
   backlog_total_ += r.bytes;
   ++transfers_in_flight_;
@@ -173,11 +179,7 @@ void AcceleratorEndpoints::tick(uint64_t t) {
     Node& node = nodes_[static_cast<size_t>(e)];
     const int p0 = node.first_port, p1 = node.first_port + node.nports;
     // An endpoint with nothing due this cycle is skipped: every step below would do nothing.
-    if (!faults_on_ && node_due_[static_cast<size_t>(e)] > t) {
-      int p = p0;
-      while (p < p1 && !port_busy(p, t)) ++p;
-      if (p == p1) continue;
-    }
+    if (!faults_on_ && node_wake_[static_cast<size_t>(e)] > t) continue;
     for (int p = p0; p < p1; ++p) {
       Port& port = ports_[p];
       const auto pi = static_cast<size_t>(p);
@@ -214,6 +216,12 @@ void AcceleratorEndpoints::tick(uint64_t t) {
       refresh_port_due(p);
     }
     refresh_node_due(e);
+    uint64_t wake = node_due_[static_cast<size_t>(e)];
+    for (int p = p0; p < p1; ++p) {
+      const auto pi = static_cast<size_t>(p);
+      wake = std::min({wake, port_due_[pi], credit_due_[pi], flit_due_[pi]});
+    }
+    node_wake_[static_cast<size_t>(e)] = wake;
   }
 }
 
@@ -221,16 +229,16 @@ void AcceleratorEndpoints::tick(uint64_t t) {
 uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
   if (phase_ == Phase::kDone) return UINT64_MAX;
   if (stop_requested_ || phase_ == Phase::kDrain || phase_ == Phase::kFlush) return t + 1;
-  // The compact arrays hold what the nodes, ports and links would answer (a flit slot of 0 is a
-  // data-link layer holding something: its link answers).
+  // An endpoint's wake cycle, when later than t, is its first work or item due (it was that
+  // when tick() set it, and only what became due since has lowered it).
+  const uint64_t soon = t + 1;
   uint64_t next = UINT64_MAX;
-  for (uint64_t d : node_due_) next = std::min(next, d);
+  for (int e = 0; e < n_ && next > soon; ++e) {
+    const uint64_t w = node_wake_[static_cast<size_t>(e)];
+    next = std::min(next, w > t ? w : node_next(e));
+  }
   if (faults_on_)
     for (int e = 0; e < n_; ++e) next = std::min(next, faults_next(e));
-  for (size_t p = 0; p < ports_.size(); ++p) {
-    const uint64_t in = flit_due_[p];
-    next = std::min({next, port_due_[p], credit_due_[p], in != 0 ? in : from_switch_[p]->next_flit_due()});
-  }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
   if (phase_ == Phase::kMeasure) next = std::min({next, window_end_, saturation_.next_sample()});
   return std::max(next, t + 1);

@@ -331,24 +331,39 @@ class AcceleratorEndpoints {
     port.tx[static_cast<size_t>(lane)].queue.push(queued(h));
     port.lanes_pending |= 1U << lane;
     ++port.tx_work;
-    port_due_[static_cast<size_t>(p)] = 0;
+    port_has_work(p);
   }
-  // port_due_ and node_due_ after a change to what they summarise.
+  // port_due_, node_due_ and node_wake_ after a change to what they summarise.
+  void port_has_work(int p) {
+    port_due_[static_cast<size_t>(p)] = 0;
+    node_wake_[static_cast<size_t>(ports_[static_cast<size_t>(p)].owner)] = 0;
+  }
+  void node_has_work(int e) {
+    node_due_[static_cast<size_t>(e)] = 0;
+    node_wake_[static_cast<size_t>(e)] = 0;
+  }
   void refresh_port_due(int p) {
     const Port& port = ports_[static_cast<size_t>(p)];
-    port_due_[static_cast<size_t>(p)] = port.tx_work != 0 || !port.credit_out.empty() ? 0 : port.next_arrival;
+    const uint64_t d = port.tx_work != 0 || !port.credit_out.empty() ? 0 : port.next_arrival;
+    port_due_[static_cast<size_t>(p)] = d;
+    uint64_t& wake = node_wake_[static_cast<size_t>(port.owner)];
+    wake = std::min(wake, d);
   }
   void refresh_node_due(int e) {
     const Node& node = nodes_[static_cast<size_t>(e)];
-    node_due_[static_cast<size_t>(e)] = !node.transfers.empty() || !node.admit.empty() ? 0
-                                        : node.pipeline.empty()                      ? UINT64_MAX
-                                                                                     : node.pipeline.front().first;
+    const uint64_t d = !node.transfers.empty() || !node.admit.empty() ? 0
+                       : node.pipeline.empty()                      ? UINT64_MAX
+                                                                    : node.pipeline.front().first;
+    node_due_[static_cast<size_t>(e)] = d;
+    node_wake_[static_cast<size_t>(e)] = std::min(node_wake_[static_cast<size_t>(e)], d);
   }
+  // The first cycle endpoint e has anything due: its own work, its ports' and its links' (a flit
+  // slot of 0 is a data-link layer holding something: its link answers).
+  uint64_t node_next(int e) const;
   // accel_phase.cpp
   void advance_phase(uint64_t t);
   void check_progress(uint64_t t);
   bool settled() const;  // quiescent but for the links
-  bool port_busy(int p, uint64_t t) const;  // accelerators.cpp
   bool quiescent(uint64_t t) const;
   uint32_t new_bundle();
 
@@ -386,8 +401,11 @@ class AcceleratorEndpoints {
   // Per port, the first cycle it has work of its own (0: something to send or a credit to return,
   // else its next synthetic arrival); per endpoint, the first cycle its transfers, admission queue
   // or completer pipeline need a tick (0: now). Kept beside the ports' and nodes' large structs
-  // so that tick() and next_activity() scan five compact arrays (refresh_port_due, refresh_node_due).
-  std::vector<uint64_t> port_due_, node_due_;
+  // so that tick() and next_activity() scan compact arrays (refresh_port_due, refresh_node_due).
+  // node_wake_: per endpoint, a cycle no later than its first work or item due, lowered by what
+  // its links carry to it (core::Link's wake slots) and by the above; tick() passes over an
+  // endpoint until then and sets it again after looking at the endpoint.
+  std::vector<uint64_t> port_due_, node_due_, node_wake_;
   tl::MessagePool msgs_;
   std::vector<Bundle> bundles_;  // growing may move them: no Bundle& across new_bundle()
   std::vector<uint32_t> free_bundles_;

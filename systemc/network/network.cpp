@@ -109,12 +109,11 @@ uint64_t Network::receiver_capacity(const Channel& c) const {
 }
 
 uint64_t Network::next_activity(uint64_t t) const {
+  // After tick(t) every switch's wake cycle is its next activity or, lowered since by what was
+  // sent to it, the due cycle of that.
   uint64_t next = UINT64_MAX;
-  for (const auto& s : switches_) {
-    next = std::min(next, s->next_activity(t));
-    if (next == t + 1) break;
-  }
-  return next;
+  for (const auto& s : switches_) next = std::min(next, s->wake());
+  return std::max(next, t + 1);
 }
 
 PortRef Network::switch_end(int ep_port) const {

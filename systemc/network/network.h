@@ -68,8 +68,14 @@ class Network {
   // Hands every switch its share of each route change (network/reroute.h), before the run.
   void plan_route_changes(const std::vector<RouteChange>& plan);
 
+  // Ticks the switches with something due at `t` (SwitchCore::wake); the others keep their
+  // state, as each switch's own process does under the SystemC kernel.
   void tick(uint64_t t) {
-    for (auto& s : switches_) s->tick(t);
+    for (auto& s : switches_)
+      if (s->wake() <= t) {
+        s->tick(t);
+        s->set_wake(s->next_activity(t));
+      }
   }
   uint64_t next_activity(uint64_t t) const;
   uint64_t flits_inside() const;  // in every switch (buffers and pipelines)

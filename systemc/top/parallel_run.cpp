@@ -214,7 +214,12 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         if (lead_done_at.load(std::memory_order_acquire) < t) return ticked_last;
       }
       if (g == 0 && span.hook) span.hook->before_cycle(t);
-      for (int s : mine) net.sw(s).tick(t);
+      for (int s : mine) {  // as network::Network::tick: the switches with something due
+        core::SwitchCore& sw = net.sw(s);
+        if (sw.wake() > t) continue;
+        sw.tick(t);
+        sw.set_wake(sw.next_activity(t));
+      }
       ticked_last = t;
       uint64_t next = UINT64_MAX;
       if (g == 0) {
@@ -227,8 +232,8 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         next = eps.next_activity(t);
         if (span.hook) next = std::min(next, span.hook->next_activity(t));
       }
-      for (int s : mine) next = std::min(next, net.sw(s).next_activity(t));
-      t = next;
+      for (int s : mine) next = std::min(next, net.sw(s).wake());
+      t = std::max(next, t + 1);
       if (g == 0) lead_next.store(std::min(t, end), std::memory_order_release);
     }
     return ticked_last;
