@@ -487,10 +487,12 @@ uint64_t TrafficEndpoints::next_activity(uint64_t t) const {
   if (sources_with_backlog_ || stop_requested_ || phase_ == Phase::kFlush || phase_ == Phase::kDrain)
     return t + 1;
   uint64_t next = UINT64_MAX;
+  // The links' due slots hold what the links would answer, but for a flit slot of 0 (a
+  // data-link layer holding something), where the link answers.
   for (int p = 0; p < n_ && next > t + 1; ++p) {  // nothing is earlier than the next cycle
-    next = std::min(next, next_arrival_[static_cast<size_t>(p)]);
-    next = std::min(next, to_switch_[p]->credits().next_due());
-    next = std::min(next, from_switch_[p]->next_flit_due());
+    const auto pi = static_cast<size_t>(p);
+    const uint64_t in = flit_due_[pi];
+    next = std::min({next, next_arrival_[pi], credit_due_[pi], in != 0 ? in : from_switch_[p]->next_flit_due()});
   }
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
   if (phase_ == Phase::kMeasure) next = std::min({next, window_end_, saturation_.next_sample()});

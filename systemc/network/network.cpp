@@ -108,11 +108,15 @@ uint64_t Network::receiver_capacity(const Channel& c) const {
          static_cast<uint64_t>(endpoint_rx_.shared_flits);
 }
 
-uint64_t Network::next_activity(uint64_t t) const {
-  // After tick(t) every switch's wake cycle is its next activity or, lowered since by what was
-  // sent to it, the due cycle of that.
+uint64_t Network::next_activity(uint64_t t) {
   uint64_t next = UINT64_MAX;
-  for (const auto& s : switches_) next = std::min(next, s->wake());
+  for (const auto& s : switches_) {
+    if (s->wake() <= t) {
+      if (next == t + 1) continue;  // left at "unknown": ticked at t + 1
+      s->set_wake(s->next_activity(t));
+    }
+    next = std::min(next, s->wake());
+  }
   return std::max(next, t + 1);
 }
 

@@ -72,12 +72,12 @@ class Network {
   // state, as each switch's own process does under the SystemC kernel.
   void tick(uint64_t t) {
     for (auto& s : switches_)
-      if (s->wake() <= t) {
-        s->tick(t);
-        s->set_wake(s->next_activity(t));
-      }
+      if (s->wake() <= t) s->tick(t);
   }
-  uint64_t next_activity(uint64_t t) const;
+  // After tick(t): the first cycle a switch has work. A ticked switch's wake cycle is set to its
+  // next activity, until one has work at t + 1; those left are ticked then (as every switch was
+  // in every cycle before wake cycles; a tick with nothing due changes nothing).
+  uint64_t next_activity(uint64_t t);
   uint64_t flits_inside() const;  // in every switch (buffers and pipelines)
 
  private:

@@ -214,12 +214,8 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         if (lead_done_at.load(std::memory_order_acquire) < t) return ticked_last;
       }
       if (g == 0 && span.hook) span.hook->before_cycle(t);
-      for (int s : mine) {  // as network::Network::tick: the switches with something due
-        core::SwitchCore& sw = net.sw(s);
-        if (sw.wake() > t) continue;
-        sw.tick(t);
-        sw.set_wake(sw.next_activity(t));
-      }
+      for (int s : mine)  // as network::Network::tick: the switches with something due
+        if (net.sw(s).wake() <= t) net.sw(s).tick(t);
       ticked_last = t;
       uint64_t next = UINT64_MAX;
       if (g == 0) {
@@ -232,7 +228,14 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         next = eps.next_activity(t);
         if (span.hook) next = std::min(next, span.hook->next_activity(t));
       }
-      for (int s : mine) next = std::min(next, net.sw(s).wake());
+      for (int s : mine) {  // as network::Network::next_activity
+        core::SwitchCore& sw = net.sw(s);
+        if (sw.wake() <= t) {
+          if (next == t + 1) continue;
+          sw.set_wake(sw.next_activity(t));
+        }
+        next = std::min(next, sw.wake());
+      }
       t = std::max(next, t + 1);
       if (g == 0) lead_next.store(std::min(t, end), std::memory_order_release);
     }
