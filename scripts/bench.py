@@ -165,17 +165,21 @@ def run_transactions(binary, cycles, kernel):
     return [txn, same]
 
 
-# (name, algorithm, results checked against the host reference): the checked run shows what the
-# check costs beside the same run without it.
-COLLECTIVES = [("allreduce-switch-72x16MiB", "switch", False), ("allreduce-switch-72x16MiB-checked", "switch", True),
-               ("allreduce-ring-72x16MiB", "ring", False)]
+# (name, algorithm, results checked against the host reference, preset, size per rank): the
+# checked run shows what the check costs beside the same run without it; the rack's ring at
+# 64 KiB is a planner's table point where most endpoints wait most cycles (idle skipping).
+COLLECTIVES = [("allreduce-switch-72x16MiB", "switch", False, None, "16M"),
+               ("allreduce-switch-72x16MiB-checked", "switch", True, None, "16M"),
+               ("allreduce-ring-72x16MiB", "ring", False, None, "16M"),
+               ("allreduce-ring-nvl72-rack-72x64KiB", "ring", True, "nvl72-rack", "64K")]
 
 
-def run_collective(binary, name, algo, check=False, ranks=72, size="16M"):
+def run_collective(binary, name, algo, check=False, ranks=72, size="16M", preset=None):
     """One `upswitch coll` point; returns its row with wall time, simulated time and peak RSS."""
     with tempfile.TemporaryDirectory() as out:
         args = [binary, "coll", "--quiet", "--jobs", "1", "--out", out, "--ranks", str(ranks),
-                "--algo", algo, "-b", size, "-e", size] + ([] if check else ["--no-check"])
+                "--algo", algo, "-b", size, "-e", size] + ([] if check else ["--no-check"]) + \
+               (["--preset", preset] if preset else [])
         wall, rss = timed(name, args)
         row = json.load(open(os.path.join(out, "coll.json")))["rows"][0]
     return {
@@ -240,9 +244,9 @@ def main():
     if a.which in ("threads", "all"):
         rows += run_threads(a.bin, a.cycles, max(1, a.repeat))
     if a.which in ("collectives", "all"):
-        for name, algo, check in COLLECTIVES:
+        for name, algo, check, preset, size in COLLECTIVES:
             print(f"[bench] {name}", file=sys.stderr)
-            rows.append(run_collective(a.bin, name, algo, check))
+            rows.append(run_collective(a.bin, name, algo, check, size=size, preset=preset))
     version = subprocess.run([a.bin, "--version"], capture_output=True, text=True).stdout.strip()
     result = {"upswitch": version, "cpu": os.uname().machine, "nproc": os.cpu_count(), "runs": rows}
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
