@@ -37,8 +37,9 @@ class SwitchCore {
   // Earliest cycle after `t` at which tick() has work; UINT64_MAX when nothing is pending.
   uint64_t next_activity(uint64_t t) const;
   // A driver ticking many switches in turn (network::Network) may pass over one until its wake
-  // cycle: tick() clears it (0: unknown), the driver sets it to next_activity() after the tick,
-  // and every flit or credit sent to the switch lowers it to its due cycle (Link's wake slot).
+  // cycle: tick() clears it (0: unknown), the driver sets it to next_activity() once the cycle's
+  // ticks are done, and every flit or credit sent to the switch lowers it to its due cycle
+  // (Link's wake slot).
   uint64_t wake() const { return wake_; }
   void set_wake(uint64_t at) { wake_ = at; }
 
