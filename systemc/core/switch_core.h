@@ -4,6 +4,7 @@
 // wrapper (systemc/sc/switch_module.h) only calls tick() on active cycles.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -37,11 +38,21 @@ class SwitchCore {
   // Earliest cycle after `t` at which tick() has work; UINT64_MAX when nothing is pending.
   uint64_t next_activity(uint64_t t) const;
   // A driver ticking many switches in turn (network::Network) may pass over one until its wake
-  // cycle: tick() clears it (0: unknown), the driver sets it to next_activity() once the cycle's
+  // cycle: tick() clears it (0: unknown), the driver sets it with fold_wake() once the cycle's
   // ticks are done, and every flit or credit sent to the switch lowers it to its due cycle
   // (Link's wake slot).
   uint64_t wake() const { return wake_; }
-  void set_wake(uint64_t at) { wake_ = at; }
+  // After the cycle's ticks, folds this switch's first cycle with work into `next` (the earliest
+  // so far): a ticked switch's wake cycle becomes its next activity, unless something already
+  // has work at t + 1, when it stays unknown and the switch is ticked then (a tick with nothing
+  // due changes nothing).
+  void fold_wake(uint64_t t, uint64_t& next) {
+    if (wake_ <= t) {
+      if (next == t + 1) return;
+      wake_ = next_activity(t);
+    }
+    next = std::min(next, wake_);
+  }
 
   const SwitchParams& params() const { return p_; }
   const SwitchStats& stats() const { return stats_; }

@@ -110,13 +110,7 @@ uint64_t Network::receiver_capacity(const Channel& c) const {
 
 uint64_t Network::next_activity(uint64_t t) {
   uint64_t next = UINT64_MAX;
-  for (const auto& s : switches_) {
-    if (s->wake() <= t) {
-      if (next == t + 1) continue;  // left at "unknown": ticked at t + 1
-      s->set_wake(s->next_activity(t));
-    }
-    next = std::min(next, s->wake());
-  }
+  for (const auto& s : switches_) s->fold_wake(t, next);
   return std::max(next, t + 1);
 }
 

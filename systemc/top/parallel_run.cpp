@@ -228,14 +228,7 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         next = eps.next_activity(t);
         if (span.hook) next = std::min(next, span.hook->next_activity(t));
       }
-      for (int s : mine) {  // as network::Network::next_activity
-        core::SwitchCore& sw = net.sw(s);
-        if (sw.wake() <= t) {
-          if (next == t + 1) continue;
-          sw.set_wake(sw.next_activity(t));
-        }
-        next = std::min(next, sw.wake());
-      }
+      for (int s : mine) net.sw(s).fold_wake(t, next);  // as network::Network::next_activity
       t = std::max(next, t + 1);
       if (g == 0) lead_next.store(std::min(t, end), std::memory_order_release);
     }
