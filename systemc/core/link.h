@@ -48,6 +48,7 @@ class Link {
     credit_losses_ = std::move(cycles);
     loss_idx_ = 0;
     next_loss_ = credit_losses_.empty() ? UINT64_MAX : credit_losses_[0];
+    lossy_ = !credit_losses_.empty();
   }
   uint64_t credits_lost() const { return credits_lost_; }
 
@@ -84,7 +85,7 @@ class Link {
     for (const auto& [now, f] : flit_out_) {
       flits_.push(now, f);
       note_flit_due(now + flits_.latency());
-      if (flit_listener_) flit_listener_->wake_at(now + flits_.latency());
+      if (flit_listened_) flit_listener_->wake_at(now + flits_.latency());
     }
     flit_out_.clear();
   }
@@ -107,18 +108,24 @@ class Link {
   // A receiver may also hand a wake slot shared by a group of its slots (a switch's, an
   // endpoint's ports): each send lowers it as it lowers the item's slot, so the receiver can pass
   // over the whole group while its wake slot is later than the cycle, and set it again (to the
-  // group's earliest slot) after it looked at the group.
-  void set_flit_due_slot(uint64_t* slot, uint64_t* wake = nullptr) {
+  // group's earliest slot) after it looked at the group. An outer wake slot, shared by a group of
+  // such groups (a block of endpoints), is lowered the same way, so a receiver with many groups
+  // can pass over a whole block of them.
+  void set_flit_due_slot(uint64_t* slot, uint64_t* wake = nullptr, uint64_t* outer_wake = nullptr) {
     flit_due_ = slot;
     flit_wake_ = wake;
+    flit_outer_wake_ = outer_wake;
     refresh_flit_due();
     if (wake) *wake = 0;
+    if (outer_wake) *outer_wake = 0;
   }
-  void set_credit_due_slot(uint64_t* slot, uint64_t* wake = nullptr) {
+  void set_credit_due_slot(uint64_t* slot, uint64_t* wake = nullptr, uint64_t* outer_wake = nullptr) {
     credit_due_ = slot;
     credit_wake_ = wake;
+    credit_outer_wake_ = outer_wake;
     refresh_credit_due();
     if (wake) *wake = 0;
+    if (outer_wake) *outer_wake = 0;
   }
   void refresh_flit_due() {
     if (flit_due_) *flit_due_ = dl_ ? (dl_->empty() ? UINT64_MAX : 0) : flits_.next_due();
@@ -135,12 +142,12 @@ class Link {
     if (dl_) {
       dl_->send(now, f);
       note_flit_due(0);
-      if (flit_listener_) flit_listener_->wake_at(dl_->next_due());
+      if (flit_listened_) flit_listener_->wake_at(dl_->next_due());
       return;
     }
     flits_.push(now, f);
     note_flit_due(now + flits_.latency());
-    if (flit_listener_) flit_listener_->wake_at(now + flits_.latency());
+    if (flit_listened_) flit_listener_->wake_at(now + flits_.latency());
   }
   bool receive_flit(uint64_t now, Flit& f) { return dl_ ? dl_->receive(now, f) : flits_.pop(now, f); }
   // Flits sent and not yet received, and the receiver's view of them.
@@ -152,7 +159,7 @@ class Link {
   uint64_t flits_last_due() const { return flits_.last_due(); }
 
   void send_credit(uint64_t now, const Credit& c) {
-    if (now >= next_loss_) {
+    if (lossy_ && now >= next_loss_) {
       ++loss_idx_;
       next_loss_ = loss_idx_ < credit_losses_.size() ? credit_losses_[loss_idx_] : UINT64_MAX;
       ++credits_lost_;
@@ -170,7 +177,10 @@ class Link {
 
   const LinkPacer& pacer() const { return pacer_; }
 
-  void set_flit_listener(WakeListener* l) { flit_listener_ = l; }
+  void set_flit_listener(WakeListener* l) {
+    flit_listener_ = l;
+    flit_listened_ = l != nullptr;
+  }
   void set_credit_listener(WakeListener* l) {
     credit_listener_ = l;
     credit_listened_ = l != nullptr;
@@ -184,21 +194,28 @@ class Link {
   void note_flit_due(uint64_t due) {
     if (flit_due_ && due < *flit_due_) *flit_due_ = due;
     if (flit_wake_ && due < *flit_wake_) *flit_wake_ = due;
+    if (flit_outer_wake_ && due < *flit_outer_wake_) *flit_outer_wake_ = due;
   }
   void note_credit_due(uint64_t due) {
     if (credit_due_ && due < *credit_due_) *credit_due_ = due;
     if (credit_wake_ && due < *credit_wake_) *credit_wake_ = due;
+    if (credit_outer_wake_ && due < *credit_outer_wake_) *credit_outer_wake_ = due;
   }
 
   // What every send and receive reads comes first, in one cache line; each delay line is a line
   // of its own (a network's links together exceed the caches, so each line touched costs).
   alignas(64) bool deferred_ = false;
-  bool credit_listened_ = false;  // credit_listener_ is set (it lies outside this line)
+  // flit_listener_, credit_listener_ are set; credit losses are planned (these lie outside the line)
+  bool flit_listened_ = false;
+  bool credit_listened_ = false;
+  bool lossy_ = false;
   std::unique_ptr<DataLink> dl_;
   uint64_t* flit_due_ = nullptr;    // the flit receiver's slot (set_flit_due_slot)
   uint64_t* credit_due_ = nullptr;  // the credit receiver's slot
   uint64_t* flit_wake_ = nullptr;   // the flit receiver's wake slot for a group of ports
   uint64_t* credit_wake_ = nullptr;
+  uint64_t* flit_outer_wake_ = nullptr;  // ... and for a group of groups
+  uint64_t* credit_outer_wake_ = nullptr;
   uint64_t next_loss_ = UINT64_MAX;  // the cycle from which the next credit sent is lost
   WakeListener* flit_listener_ = nullptr;
   WakeListener* credit_listener_ = nullptr;
