@@ -34,6 +34,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
       port_due_(layout.owner.size(), UINT64_MAX),
       node_due_(static_cast<size_t>(n_), UINT64_MAX),
       node_wake_(static_cast<size_t>(n_), 0),
+      block_wake_((static_cast<size_t>(n_) + kWakeBlock - 1) / kWakeBlock, 0),
       phase_(workload ? Phase::kWarmup : Phase::kExternal) {
   map_.base = ap.window_base;
   map_.window = ap.window_bytes;
@@ -118,9 +119,11 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
 void AcceleratorEndpoints::connect(int port, core::Link* to_switch, core::Link* from_switch) {
   to_switch_[port] = to_switch;
   from_switch_[port] = from_switch;
-  uint64_t* wake = &node_wake_[static_cast<size_t>(ports_[static_cast<size_t>(port)].owner)];
-  to_switch->set_credit_due_slot(&credit_due_[static_cast<size_t>(port)], wake);
-  from_switch->set_flit_due_slot(&flit_due_[static_cast<size_t>(port)], wake);
+  const auto e = static_cast<size_t>(ports_[static_cast<size_t>(port)].owner);
+  uint64_t* wake = &node_wake_[e];
+  uint64_t* block = &block_wake_[e / kWakeBlock];
+  to_switch->set_credit_due_slot(&credit_due_[static_cast<size_t>(port)], wake, block);
+  from_switch->set_flit_due_slot(&flit_due_[static_cast<size_t>(port)], wake, block);
 }
 
 uint64_t AcceleratorEndpoints::node_next(int e) const {
@@ -176,10 +179,23 @@ void AcceleratorEndpoints::tick(uint64_t t) {
   core::Credit c;  // outside the loops: most ports receive nothing
   core::Flit f;
   for (int e = 0; e < n_; ++e) {
+    // A block of endpoints, and an endpoint, with nothing due this cycle are skipped: every step
+    // below would do nothing. The block's wake cycle is set again from its endpoints' as they are
+    // passed (what they do meanwhile may lower it further).
+    const size_t b = static_cast<size_t>(e) / kWakeBlock;
+    if (static_cast<size_t>(e) % kWakeBlock == 0) {
+      if (!faults_on_ && block_wake_[b] > t) {
+        e += static_cast<int>(kWakeBlock) - 1;
+        continue;
+      }
+      block_wake_[b] = UINT64_MAX;
+    }
+    if (!faults_on_ && node_wake_[static_cast<size_t>(e)] > t) {
+      block_wake_[b] = std::min(block_wake_[b], node_wake_[static_cast<size_t>(e)]);
+      continue;
+    }
     Node& node = nodes_[static_cast<size_t>(e)];
     const int p0 = node.first_port, p1 = node.first_port + node.nports;
-    // An endpoint with nothing due this cycle is skipped: every step below would do nothing.
-    if (!faults_on_ && node_wake_[static_cast<size_t>(e)] > t) continue;
     for (int p = p0; p < p1; ++p) {
       Port& port = ports_[p];
       const auto pi = static_cast<size_t>(p);
@@ -213,15 +229,15 @@ void AcceleratorEndpoints::tick(uint64_t t) {
         from_switch_[p]->send_credit(t, port.credit_out.pop());
         --port.rx_held;
       }
-      refresh_port_due(p);
+      set_port_due(p);
     }
-    refresh_node_due(e);
-    uint64_t wake = node_due_[static_cast<size_t>(e)];
+    uint64_t wake = set_node_due(e);
     for (int p = p0; p < p1; ++p) {
       const auto pi = static_cast<size_t>(p);
       wake = std::min({wake, port_due_[pi], credit_due_[pi], flit_due_[pi]});
     }
     node_wake_[static_cast<size_t>(e)] = wake;
+    block_wake_[b] = std::min(block_wake_[b], wake);
   }
 }
 
@@ -233,7 +249,16 @@ uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
   // when tick() set it, and only what became due since has lowered it).
   const uint64_t soon = t + 1;
   uint64_t next = UINT64_MAX;
+  // A block's wake cycle, when later than t, is its endpoints' earliest.
   for (int e = 0; e < n_ && next > soon; ++e) {
+    if (static_cast<size_t>(e) % kWakeBlock == 0) {
+      const uint64_t bw = block_wake_[static_cast<size_t>(e) / kWakeBlock];
+      if (bw > t) {
+        next = std::min(next, bw);
+        e += static_cast<int>(kWakeBlock) - 1;
+        continue;
+      }
+    }
     const uint64_t w = node_wake_[static_cast<size_t>(e)];
     next = std::min(next, w > t ? w : node_next(e));
   }

@@ -6,6 +6,7 @@
 // Plain C++, driven one cycle at a time like the switch; cycle rules in doc/transactions.md.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -336,26 +337,35 @@ class AcceleratorEndpoints {
   // port_due_, node_due_ and node_wake_ after a change to what they summarise.
   void port_has_work(int p) {
     port_due_[static_cast<size_t>(p)] = 0;
-    node_wake_[static_cast<size_t>(ports_[static_cast<size_t>(p)].owner)] = 0;
+    lower_wake(ports_[static_cast<size_t>(p)].owner, 0);
   }
   void node_has_work(int e) {
     node_due_[static_cast<size_t>(e)] = 0;
-    node_wake_[static_cast<size_t>(e)] = 0;
+    lower_wake(e, 0);
   }
   void refresh_port_due(int p) {
-    const Port& port = ports_[static_cast<size_t>(p)];
-    const uint64_t d = port.tx_work != 0 || !port.credit_out.empty() ? 0 : port.next_arrival;
-    port_due_[static_cast<size_t>(p)] = d;
-    uint64_t& wake = node_wake_[static_cast<size_t>(port.owner)];
-    wake = std::min(wake, d);
+    const uint64_t d = set_port_due(p);
+    lower_wake(ports_[static_cast<size_t>(p)].owner, d);
   }
-  void refresh_node_due(int e) {
+  void refresh_node_due(int e) { lower_wake(e, set_node_due(e)); }
+  // The same without lowering the wake cycles (tick() sets them after looking at an endpoint).
+  uint64_t set_port_due(int p) {
+    const Port& port = ports_[static_cast<size_t>(p)];
+    return port_due_[static_cast<size_t>(p)] =
+               port.tx_work != 0 || !port.credit_out.empty() ? 0 : port.next_arrival;
+  }
+  uint64_t set_node_due(int e) {
     const Node& node = nodes_[static_cast<size_t>(e)];
-    const uint64_t d = !node.transfers.empty() || !node.admit.empty() ? 0
-                       : node.pipeline.empty()                      ? UINT64_MAX
-                                                                    : node.pipeline.front().first;
-    node_due_[static_cast<size_t>(e)] = d;
-    node_wake_[static_cast<size_t>(e)] = std::min(node_wake_[static_cast<size_t>(e)], d);
+    return node_due_[static_cast<size_t>(e)] = !node.transfers.empty() || !node.admit.empty() ? 0
+                                               : node.pipeline.empty() ? UINT64_MAX
+                                                                       : node.pipeline.front().first;
+  }
+  // Endpoint e's wake cycle, and its block's, no later than `d`.
+  void lower_wake(int e, uint64_t d) {
+    uint64_t& w = node_wake_[static_cast<size_t>(e)];
+    w = std::min(w, d);
+    uint64_t& b = block_wake_[static_cast<size_t>(e) / kWakeBlock];
+    b = std::min(b, d);
   }
   // The first cycle endpoint e has anything due: its own work, its ports' and its links' (a flit
   // slot of 0 is a data-link layer holding something: its link answers).
@@ -404,8 +414,12 @@ class AcceleratorEndpoints {
   // so that tick() and next_activity() scan compact arrays (refresh_port_due, refresh_node_due).
   // node_wake_: per endpoint, a cycle no later than its first work or item due, lowered by what
   // its links carry to it (core::Link's wake slots) and by the above; tick() passes over an
-  // endpoint until then and sets it again after looking at the endpoint.
-  std::vector<uint64_t> port_due_, node_due_, node_wake_;
+  // endpoint until then and sets it again after looking at the endpoint. block_wake_: the same
+  // for each block of kWakeBlock endpoints (the links' outer wake slots), never later than its
+  // endpoints' wake cycles, so tick() and next_activity() pass over a block of idle endpoints
+  // (a network's idle reduction-engine units) at once.
+  static constexpr size_t kWakeBlock = 64;
+  std::vector<uint64_t> port_due_, node_due_, node_wake_, block_wake_;
   tl::MessagePool msgs_;
   std::vector<Bundle> bundles_;  // growing may move them: no Bundle& across new_bundle()
   std::vector<uint32_t> free_bundles_;
