@@ -280,6 +280,8 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
     } else {
       egress_[o].push(t, f);
       egress_due_[static_cast<size_t>(o)] = egress_[o].next_due();
+      uint64_t& w = egress_wake_[static_cast<size_t>(o) / kPortBlock];
+      w = std::min(w, egress_due_[static_cast<size_t>(o)]);
       ++egress_flits_;
     }
   }

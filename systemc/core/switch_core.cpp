@@ -44,6 +44,9 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   out_links_.assign(n_, nullptr);
   in_flit_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
   out_credit_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
+  in_wake_.assign((static_cast<size_t>(n_) + kPortBlock - 1) / kPortBlock, 0);
+  credit_wake_.assign(in_wake_.size(), 0);
+  egress_wake_.assign(in_wake_.size(), UINT64_MAX);  // the egress stages start empty
 
   const int queues = p_.queueing == Queueing::kFifo ? 1 : p_.queueing == Queueing::kVc ? v_ : n_ * v_;
   routing_.assign(n_, DelayLine<Flit>(static_cast<uint32_t>(p_.routing_cycles)));
@@ -151,8 +154,9 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
 void SwitchCore::connect(int port, Link* input, Link* output) {
   in_links_[port] = input;
   out_links_[port] = output;
-  input->set_flit_due_slot(&in_flit_due_[static_cast<size_t>(port)], &wake_);
-  output->set_credit_due_slot(&out_credit_due_[static_cast<size_t>(port)], &wake_);
+  const size_t b = static_cast<size_t>(port) / kPortBlock;
+  input->set_flit_due_slot(&in_flit_due_[static_cast<size_t>(port)], &in_wake_[b], &wake_);
+  output->set_credit_due_slot(&out_credit_due_[static_cast<size_t>(port)], &credit_wake_[b], &wake_);
   paced_ = paced_ || output->tx_paced();
   // This input frees up to `speedup` buffer slots per cycle, so it may return that many credits.
   if (speedup_ > 1) input->set_credits_per_cycle(static_cast<uint32_t>(speedup_));
@@ -311,6 +315,17 @@ void SwitchCore::account_window(uint64_t from, uint64_t to) {
     stats_.occupancy_flit_cycles[i] += static_cast<uint64_t>(occupancy_[i]) * cycles;
 }
 
+namespace {
+
+// The earliest of slots [from, to).
+uint64_t earliest(const std::vector<uint64_t>& slots, int from, int to) {
+  uint64_t m = UINT64_MAX;
+  for (int k = from; k < to; ++k) m = std::min(m, slots[static_cast<size_t>(k)]);
+  return m;
+}
+
+}  // namespace
+
 void SwitchCore::tick(uint64_t t) {
   wake_ = 0;
   // Cycles slept through since the last tick kept the occupancy they had.
@@ -323,52 +338,72 @@ void SwitchCore::tick(uint64_t t) {
   // Declared once: a Flit is 40 bytes to zero, and most ports have nothing in a cycle.
   Credit c;
   Flit f;
-  // 1. Downstream credits (more than one per cycle from a receiver with crossbar speedup).
-  for (int o = 0; o < n_; ++o) {
-    if (out_credit_due_[static_cast<size_t>(o)] > t) continue;
-    Link* link = out_links_[o];
-    while (link->receive_credit(t, c)) {
-      out_credit_[o].give(c.vc, c.shared);
-      if (c.cmds) {
-        out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
-        if (test_bit(cmd_low_.row(0), o)) update_cmd_low(o);  // giving never makes an output short
+  // 1. Downstream credits (more than one per cycle from a receiver with crossbar speedup). Ports
+  // go by blocks (in_wake_ ... egress_wake_ in switch_core.h): a block with nothing due is passed
+  // over. A block looked at gets t + 1 as its wake cycle when something was due in it (every slot
+  // is later than t once it was looked at: a busy block is looked at again in the next cycle
+  // without scanning it twice), else its ports' earliest slot.
+  const size_t blocks = credit_wake_.size();
+  for (size_t b = 0; b < blocks; ++b) {
+    if (credit_wake_[b] > t) continue;
+    const int o0 = static_cast<int>(b * kPortBlock), o1 = std::min(n_, o0 + static_cast<int>(kPortBlock));
+    bool hit = false;
+    for (int o = o0; o < o1; ++o) {
+      if (out_credit_due_[static_cast<size_t>(o)] > t) continue;
+      hit = true;
+      Link* link = out_links_[o];
+      while (link->receive_credit(t, c)) {
+        out_credit_[o].give(c.vc, c.shared);
+        if (c.cmds) {
+          out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
+          if (test_bit(cmd_low_.row(0), o)) update_cmd_low(o);  // giving never makes an output short
+        }
+        // A reserved credit makes only its VC available; a shared one refilling an empty pool may
+        // make every VC available.
+        if (c.shared && out_credit_[o].shared_for(c.vc) == 1)
+          update_credit_bits(o);
+        else
+          set_bit(credit_bits_[c.vc].row(0), o);
       }
-      // A reserved credit makes only its VC available; a shared one refilling an empty pool may
-      // make every VC available.
-      if (c.shared && out_credit_[o].shared_for(c.vc) == 1)
-        update_credit_bits(o);
-      else
-        set_bit(credit_bits_[c.vc].row(0), o);
+      link->refresh_credit_due();
     }
-    link->refresh_credit_due();
+    credit_wake_[b] = hit ? t + 1 : earliest(out_credit_due_, o0, o1);
   }
   // 2-3. Arrivals enter the routing stage; flits leaving it join their queue.
-  for (int i = 0; i < n_; ++i) {
-    const auto ii = static_cast<size_t>(i);
-    bool got = false;
-    if (in_flit_due_[ii] <= t) {
-      got = in_links_[ii]->receive_flit(t, f);
-      in_links_[ii]->refresh_flit_due();
-    }
-    if (got) {
-      ++occupancy_[i];
-      ++total_occupancy_;
-      ++stats_.received_flits[i];
-      stats_.peak_occupancy[i] = std::max<uint64_t>(stats_.peak_occupancy[i], occupancy_[i]);
-      if (p_.routing_cycles == 0) {
-        route_in(i, f, t);
-      } else {
-        routing_[ii].push(t, f);
+  for (size_t b = 0; b < blocks; ++b) {
+    if (in_wake_[b] > t) continue;
+    const int i0 = static_cast<int>(b * kPortBlock), i1 = std::min(n_, i0 + static_cast<int>(kPortBlock));
+    bool hit = false;
+    for (int i = i0; i < i1; ++i) {
+      const auto ii = static_cast<size_t>(i);
+      bool got = false;
+      if (in_flit_due_[ii] <= t) {
+        hit = true;
+        got = in_links_[ii]->receive_flit(t, f);
+        in_links_[ii]->refresh_flit_due();
+      }
+      if (got) {
+        ++occupancy_[i];
+        ++total_occupancy_;
+        ++stats_.received_flits[i];
+        stats_.peak_occupancy[i] = std::max<uint64_t>(stats_.peak_occupancy[i], occupancy_[i]);
+        if (p_.routing_cycles == 0) {
+          route_in(i, f, t);
+        } else {
+          routing_[ii].push(t, f);
+          routing_due_[ii] = routing_[ii].next_due();
+          ++routing_flits_;
+        }
+      }
+      if (routing_due_[ii] == t) {
+        hit = true;
+        routing_[ii].pop(t, f);
         routing_due_[ii] = routing_[ii].next_due();
-        ++routing_flits_;
+        --routing_flits_;
+        route_in(i, f, t);
       }
     }
-    if (routing_due_[ii] == t) {
-      routing_[ii].pop(t, f);
-      routing_due_[ii] = routing_[ii].next_due();
-      --routing_flits_;
-      route_in(i, f, t);
-    }
+    in_wake_[b] = hit ? t + 1 : std::min(earliest(in_flit_due_, i0, i1), earliest(routing_due_, i0, i1));
   }
   // 4-8. Allocation and crossbar. Packet mode: the pairs matched before this cycle whose packet
   // flows (a switch that slept had nothing queued, so every match ended in the first cycle it slept).
@@ -418,14 +453,21 @@ void SwitchCore::tick(uint64_t t) {
   if (obuf_total_) drain_output_buffers(t);
   // Output pipeline: flits whose allocation + crossbar + egress stages end now leave.
   if (egress_flits_) {
-    for (int o = 0; o < n_; ++o) {
-      const auto oo = static_cast<size_t>(o);
-      if (egress_due_[oo] == t) {
-        egress_[oo].pop(t, f);
-        egress_due_[oo] = egress_[oo].next_due();
-        --egress_flits_;
-        out_links_[o]->send_flit(t, f);
+    for (size_t b = 0; b < blocks; ++b) {
+      if (egress_wake_[b] > t) continue;
+      const int o0 = static_cast<int>(b * kPortBlock), o1 = std::min(n_, o0 + static_cast<int>(kPortBlock));
+      bool hit = false;
+      for (int o = o0; o < o1; ++o) {
+        const auto oo = static_cast<size_t>(o);
+        if (egress_due_[oo] == t) {
+          hit = true;
+          egress_[oo].pop(t, f);
+          egress_due_[oo] = egress_[oo].next_due();
+          --egress_flits_;
+          out_links_[o]->send_flit(t, f);
+        }
       }
+      egress_wake_[b] = hit ? t + 1 : earliest(egress_due_, o0, o1);
     }
   }
   if (t + 1 > accounted_until_) {
@@ -439,16 +481,25 @@ uint64_t SwitchCore::next_activity(uint64_t t) const {
   // The due slots (in_flit_due_ ... egress_due_) hold exactly what the links and stages would
   // answer, in four arrays of the switch's own, except an input slot of 0 (a data-link layer
   // holding something), where the link answers.
+  // A block's wake cycle, when later than t + 1, is its ports' earliest slot (t + 1 may stand
+  // for a busy block's "soon": tick() does not scan it twice); otherwise the block is scanned and
+  // its wake cycle set to its earliest slot, so the next tick passes over it if it went quiet.
   uint64_t next = UINT64_MAX;
-  for (int i = 0; i < n_; ++i) {
-    const auto ii = static_cast<size_t>(i);
-    const uint64_t in = in_flit_due_[ii];
-    next = std::min({next, in != 0 ? in : in_links_[i]->next_flit_due(), out_credit_due_[ii]});
+  for (size_t b = 0; b < in_wake_.size(); ++b) {
+    const int p0 = static_cast<int>(b * kPortBlock), p1 = std::min(n_, p0 + static_cast<int>(kPortBlock));
+    if (in_wake_[b] <= t + 1) {
+      uint64_t slots = UINT64_MAX;
+      for (int i = p0; i < p1; ++i) {
+        const uint64_t in = in_flit_due_[static_cast<size_t>(i)], rt = routing_due_[static_cast<size_t>(i)];
+        slots = std::min({slots, in, rt});
+        next = std::min({next, in != 0 ? in : in_links_[i]->next_flit_due(), rt});
+      }
+      in_wake_[b] = slots;  // a data-link layer's slot of 0 keeps its block looked at every cycle
+    }
+    if (credit_wake_[b] <= t + 1) credit_wake_[b] = earliest(out_credit_due_, p0, p1);
+    if (egress_wake_[b] <= t + 1) egress_wake_[b] = earliest(egress_due_, p0, p1);
+    next = std::min({next, in_wake_[b] != 0 ? in_wake_[b] : next, credit_wake_[b], egress_wake_[b]});
   }
-  if (routing_flits_)
-    for (uint64_t d : routing_due_) next = std::min(next, d);
-  if (egress_flits_)
-    for (uint64_t d : egress_due_) next = std::min(next, d);
   return std::max(next, t + 1);
 }
 

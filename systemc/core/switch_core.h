@@ -200,6 +200,16 @@ class SwitchCore {
   // Per port, kept with the links (Link::set_*_due_slot): the cycle the next flit on the input
   // link and the next credit on the output link are due, so a cycle looks only at ports with one.
   std::vector<uint64_t> in_flit_due_, out_credit_due_;
+  // Per block of kPortBlock ports, a cycle no later than any of its inputs' flit or routing-stage
+  // slots (in_wake_), its outputs' credit slots (credit_wake_) and egress-stage slots
+  // (egress_wake_). The links lower the first two as they lower the port slots (their outer wake
+  // slot is wake_), a grant into an egress stage the third; tick() sets a block it looked at to
+  // t + 1 if something was due in it, else to its ports' earliest slot, so a cycle passes over a
+  // block of idle ports at once (an engine's idle units, a network's quiet ports) and a busy
+  // block costs no more than before.
+  static constexpr size_t kPortBlock = 64;
+  // next_activity() sets those of blocks it scans (it tells where a cycle must look, not a result).
+  mutable std::vector<uint64_t> in_wake_, credit_wake_, egress_wake_;
   bool paced_ = false;  // some output link is slower than one flit per cycle
   // Paced outputs, all on plain links (no data-link layer) and without crossbar speedup: the
   // outputs whose link cannot start a flit yet (one row) and the cycle from which each can, set
