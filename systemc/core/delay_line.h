@@ -47,6 +47,9 @@ class alignas(64) DelayLine {  // its fields fill one cache line
       at_last_due_ = 0;
     }
     if (at_last_due_ == per_cycle_) throw std::logic_error("DelayLine: more items in one cycle than it carries");
+    // Full only when the receiver let an item pass its due cycle (a model defect): stop here
+    // rather than write over an item in flight.
+    if (count_ == size_) throw std::logic_error("DelayLine: full, an item was not received at its due cycle");
     ++at_last_due_;
     ring_[wrap(head_ + count_)] = Entry{due, item};
     if (count_++ == 0) head_due_ = due;

@@ -44,6 +44,18 @@ TEST(DelayLine, RejectsTwoItemsInOneCycle) {
   EXPECT_THROW(d.push(5, 2), std::logic_error);
 }
 
+// A receiver that misses an item's due cycle fills the pipe: latency 2 holds 3 items (those due
+// now, next cycle and the one after); a fourth push is refused instead of overwriting one.
+TEST(DelayLine, RefusesAPushWhenAnItemWasNotReceived) {
+  DelayLine<int> d(2);
+  d.push(0, 1);
+  d.push(1, 2);
+  d.push(2, 3);  // the item due at 2 is still there: nobody popped it
+  EXPECT_THROW(d.push(3, 4), std::logic_error);
+  int x = 0;
+  EXPECT_FALSE(d.pop(3, x));  // its cycle has passed
+}
+
 // A pipe fed by a crossbar with speedup K carries up to K items per cycle, in push order,
 // against a reference queue; a (K+1)-th item in one cycle is refused.
 TEST(DelayLine, CarriesUpToItsPerCycleCountInPushOrder) {
