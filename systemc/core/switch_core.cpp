@@ -346,7 +346,7 @@ void SwitchCore::tick(uint64_t t) {
   const size_t blocks = credit_wake_.size();
   for (size_t b = 0; b < blocks; ++b) {
     if (credit_wake_[b] > t) continue;
-    const int o0 = static_cast<int>(b * kPortBlock), o1 = std::min(n_, o0 + static_cast<int>(kPortBlock));
+    const int o0 = block_first(b), o1 = block_end(b);
     bool hit = false;
     for (int o = o0; o < o1; ++o) {
       if (out_credit_due_[static_cast<size_t>(o)] > t) continue;
@@ -372,7 +372,7 @@ void SwitchCore::tick(uint64_t t) {
   // 2-3. Arrivals enter the routing stage; flits leaving it join their queue.
   for (size_t b = 0; b < blocks; ++b) {
     if (in_wake_[b] > t) continue;
-    const int i0 = static_cast<int>(b * kPortBlock), i1 = std::min(n_, i0 + static_cast<int>(kPortBlock));
+    const int i0 = block_first(b), i1 = block_end(b);
     bool hit = false;
     for (int i = i0; i < i1; ++i) {
       const auto ii = static_cast<size_t>(i);
@@ -455,7 +455,7 @@ void SwitchCore::tick(uint64_t t) {
   if (egress_flits_) {
     for (size_t b = 0; b < blocks; ++b) {
       if (egress_wake_[b] > t) continue;
-      const int o0 = static_cast<int>(b * kPortBlock), o1 = std::min(n_, o0 + static_cast<int>(kPortBlock));
+      const int o0 = block_first(b), o1 = block_end(b);
       bool hit = false;
       for (int o = o0; o < o1; ++o) {
         const auto oo = static_cast<size_t>(o);
@@ -486,7 +486,7 @@ uint64_t SwitchCore::next_activity(uint64_t t) const {
   // its wake cycle set to its earliest slot, so the next tick passes over it if it went quiet.
   uint64_t next = UINT64_MAX;
   for (size_t b = 0; b < in_wake_.size(); ++b) {
-    const int p0 = static_cast<int>(b * kPortBlock), p1 = std::min(n_, p0 + static_cast<int>(kPortBlock));
+    const int p0 = block_first(b), p1 = block_end(b);
     if (in_wake_[b] <= t + 1) {
       uint64_t slots = UINT64_MAX;
       for (int i = p0; i < p1; ++i) {

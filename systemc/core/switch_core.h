@@ -208,6 +208,8 @@ class SwitchCore {
   // block of idle ports at once (an engine's idle units, a network's quiet ports) and a busy
   // block costs no more than before.
   static constexpr size_t kPortBlock = 64;
+  int block_first(size_t b) const { return static_cast<int>(b * kPortBlock); }
+  int block_end(size_t b) const { return std::min(n_, block_first(b + 1)); }  // past its last port
   // next_activity() sets those of blocks it scans (it tells where a cycle must look, not a result).
   mutable std::vector<uint64_t> in_wake_, credit_wake_, egress_wake_;
   bool paced_ = false;  // some output link is slower than one flit per cycle
