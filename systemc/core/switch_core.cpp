@@ -170,7 +170,7 @@ void SwitchCore::choose_paths() {
     pace_wait_.resize(1, n_);
     pace_ready_at_.assign(static_cast<size_t>(n_), 0);
   }
-  by_output_ = !force_by_input_ && p_.queueing == Queueing::kVoq && !cmd_ && !pm_ && speedup_ == 1 &&
+  by_output_ = !force_by_input_ && p_.queueing == Queueing::kVoq && !pm_ && speedup_ == 1 &&
                (!paced_ || pace_rows_);
   if (by_output_) {
     nonempty_t_.assign(v_, BitMatrix(n_, n_));

@@ -119,6 +119,7 @@ class SwitchCore {
   void refresh_pace_wait(uint64_t t);
   void build_requests_by_output(uint64_t t);
   void note_voq_by_output(int input, int output, int vc, bool empty);
+  bool short_output_requests(int output, uint64_t* row);
   int pick_vc(int input, int output) const;
   // Every grant (allocated, speculative or of a matched pair): moves the front flit of input lane
   // `lane` (its VC; in voq the queue of `output` on that VC) through the crossbar to `output`,
@@ -221,7 +222,7 @@ class SwitchCore {
   bool pace_rows_ = false, paths_chosen_ = false;
   BitMatrix pace_wait_;
   std::vector<uint64_t> pace_ready_at_;
-  // voq without command credits, packet mode or crossbar speedup (chosen at the first tick):
+  // voq without packet mode or crossbar speedup (chosen at the first tick):
   // requests are built output by output from the queues' occupancy kept by output, a few word
   // operations per output instead of a row per waiting input (switch_requests_by_output.cpp).
   bool by_output_ = false, force_by_input_ = false;

@@ -1,10 +1,18 @@
-// SwitchCore: allocation requests built output by output (voq without command credits, packet
-// mode or crossbar speedup). Input i requests output o when, on some VC v, i has a flit queued for
-// o, o has a credit for v, and o's VC v is free or held by i's packet; and o's link can start a
-// flit in this cycle's grant slot. The general path (build_requests) ORs this per input over its
-// queued VCs; here each output ORs the columns of the inputs queued for it, so a cycle costs a few
-// word operations per output with queued flits, however many inputs wait. Credit stalls are
-// counted the same way: an output with a flit queued on a VC it has no credit for.
+// SwitchCore: allocation requests built output by output (voq without packet mode or crossbar
+// speedup). Input i requests output o when, on some VC v, i has a flit queued for o, o has a
+// credit for v, and o's VC v is free or held by i's packet; and o's link can start a flit in this
+// cycle's grant slot. The general path (build_requests) ORs this per input over its queued VCs;
+// here each output ORs the columns of the inputs queued for it, so a cycle costs a few word
+// operations per output with queued flits, however many inputs wait. Credit stalls are counted
+// the same way: an output with a flit queued on a VC it has no credit for.
+//
+// Transactions (command credits): at an output short of them on some lane (`cmd_low_`), an input
+// requests it only if one of those VCs' front flits has a command credit per message there, as
+// on the general path; an input that would request it otherwise, but whose front flits there all
+// lack command credits, is a stall of that output (also while the output waits for its link, as
+// the general path notes stalls before it drops waiting outputs).
+#include <algorithm>
+
 #include "core/request_rows.h"
 #include "core/switch_core.h"
 
@@ -27,6 +35,47 @@ void SwitchCore::note_voq_by_output(int input, int output, int vc, bool empty) {
   }
 }
 
+// An output short of command credits: `r` gets the inputs with a VC whose front flit for it can
+// go (a credit, the VC free or held by the input's packet, a command credit per message). True
+// when the output stalls: a queued VC without a credit, or an input whose eligible front flits
+// all lack command credits.
+bool SwitchCore::short_output_requests(int o, uint64_t* r) {
+  bool stalled = false;
+  uint64_t* eligible = check_.data();  // inputs with some VC that could go but for command credits
+  std::fill(eligible, eligible + words_, 0);
+  for (uint32_t lanes = out_lanes_[static_cast<size_t>(o)]; lanes; lanes &= lanes - 1) {
+    const int vc = __builtin_ctz(lanes);
+    if (!test_bit(credit_bits_[vc].row(0), o)) {
+      stalled = true;
+      continue;
+    }
+    const uint64_t* ne = nonempty_t_[vc].row(o);
+    const int q = o * v_ + vc;
+    const uint32_t avail = out_cmd_[o].available(vc);
+    if (test_bit(held_[vc].row(0), o)) {  // only the holding input's packet may continue
+      const int h = holder_[static_cast<size_t>(q)];
+      if (!test_bit(ne, h)) continue;
+      set_bit(eligible, h);
+      if (avail >= queues_[h].front_need(q)) set_bit(r, h);
+      continue;
+    }
+    const bool every_front_fits = avail >= static_cast<uint32_t>(kMaxPacketMessages);  // this lane is not short
+    for (int k = 0; k < words_; ++k) {
+      eligible[k] |= ne[k];
+      if (every_front_fits) {
+        r[k] |= ne[k];
+        continue;
+      }
+      for (uint64_t b = ne[k] & ~r[k]; b; b &= b - 1) {
+        const int i = (k << 6) + __builtin_ctzll(b);
+        if (avail >= queues_[i].front_need(q)) r[k] |= uint64_t{1} << (i & 63);
+      }
+    }
+  }
+  for (int k = 0; k < words_ && !stalled; ++k) stalled = (eligible[k] & ~r[k]) != 0;
+  return stalled;
+}
+
 // Called by build_requests after it cleared the previous cycle's requests.
 void SwitchCore::build_requests_by_output(uint64_t t) {
   const bool by_input = allocator_->needs_by_input();
@@ -38,25 +87,32 @@ void SwitchCore::build_requests_by_output(uint64_t t) {
     refresh_pace_wait(t);
     wait = pace_wait_.row(0);
   }
+  // Command credits: outputs with a lane short of a full packet's (null when there are none).
+  const uint64_t* low = cmd_ && any_bit(cmd_low_.row(0), words_) ? cmd_low_.row(0) : nullptr;
   const uint64_t* queued = out_queued_.row(0);
   for (int w = 0; w < words_; ++w)
     for (uint64_t bits = queued[w]; bits; bits &= bits - 1) {
       const int o = (w << 6) + __builtin_ctzll(bits);
       const bool waiting = wait && test_bit(wait, o);
       uint64_t* r = req_t_.row(o);  // all zero: only requested outputs' rows were written
-      for (uint32_t lanes = out_lanes_[static_cast<size_t>(o)]; lanes; lanes &= lanes - 1) {
-        const int vc = __builtin_ctz(lanes);
-        if (!test_bit(credit_bits_[vc].row(0), o)) {
-          set_bit(stall, o);
-          continue;
-        }
-        if (waiting) continue;  // its link cannot start a flit in this cycle's grant slot
-        const uint64_t* ne = nonempty_t_[vc].row(o);
-        if (test_bit(held_[vc].row(0), o)) {  // only the holding input's packet may continue
-          const int h = holder_[static_cast<size_t>(o * v_ + vc)];
-          if (test_bit(ne, h)) set_bit(r, h);
-        } else {
-          for (int k = 0; k < words_; ++k) r[k] |= ne[k];
+      if (low && test_bit(low, o)) {
+        if (short_output_requests(o, r)) set_bit(stall, o);
+        if (waiting) std::fill(r, r + words_, 0);
+      } else {
+        for (uint32_t lanes = out_lanes_[static_cast<size_t>(o)]; lanes; lanes &= lanes - 1) {
+          const int vc = __builtin_ctz(lanes);
+          if (!test_bit(credit_bits_[vc].row(0), o)) {
+            set_bit(stall, o);
+            continue;
+          }
+          if (waiting) continue;  // its link cannot start a flit in this cycle's grant slot
+          const uint64_t* ne = nonempty_t_[vc].row(o);
+          if (test_bit(held_[vc].row(0), o)) {  // only the holding input's packet may continue
+            const int h = holder_[static_cast<size_t>(o * v_ + vc)];
+            if (test_bit(ne, h)) set_bit(r, h);
+          } else {
+            for (int k = 0; k < words_; ++k) r[k] |= ne[k];
+          }
         }
       }
       if (waiting || !any_bit(r, words_)) continue;
