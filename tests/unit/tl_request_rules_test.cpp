@@ -192,5 +192,30 @@ TEST(TlRequestRules, EnableAllAndAllEnabled) {
   }
 }
 
+// Write and WriteFull byte enables against a byte-by-byte reference, on random masks: a few bits
+// set or cleared anywhere in the 256, at every length (address 0).
+TEST(TlRequestRules, ByteEnableRulesMatchAByteByByteReference) {
+  std::mt19937_64 rng(21);
+  for (int len = 4; len <= 256; len += 4) {
+    for (int trial = 0; trial < 40; ++trial) {
+      Message m = make(Opcode::kWrite, 0, len);
+      const int flips = static_cast<int>(rng() % 3);
+      for (int k = 0; k < flips; ++k) {
+        const int b = static_cast<int>(rng() % 256);
+        set_enable(m, b, !m.byte_enabled(b));
+      }
+      bool outside = false, hole = false;
+      for (int b = 0; b < 256; ++b) {
+        if (b >= len && m.byte_enabled(b)) outside = true;
+        if (b < len && !m.byte_enabled(b)) hole = true;
+      }
+      EXPECT_EQ(check_request(m), outside ? Status::kBadByteEnable : Status::kOkay) << "write, len " << len;
+      m.op = Opcode::kWriteFull;
+      const bool full_ok = len % 64 == 0 && !outside && !hole;
+      EXPECT_EQ(check_request(m), full_ok ? Status::kOkay : Status::kBadByteEnable) << "write full, len " << len;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace upswitch::tl
