@@ -3,8 +3,8 @@
 namespace upswitch::tl {
 namespace {
 
-// Whether a byte at or beyond len is enabled: word by word, each word's bits beyond len masked
-// (every request was checking 256 bytes one at a time).
+// Whether a byte at or beyond len is enabled, a 64-bit word of the mask at a time (each word's
+// bits below len masked off).
 bool enables_outside(const Message& m) {
   for (int w = 0; w < kMaxRequestBytes / 64; ++w) {
     const int inside = m.len - 64 * w;  // bytes of this word below len
