@@ -51,7 +51,9 @@ class alignas(64) DelayLine {  // its fields fill one cache line
     // rather than write over an item in flight.
     if (count_ == size_) throw std::logic_error("DelayLine: full, an item was not received at its due cycle");
     ++at_last_due_;
-    ring_[wrap(head_ + count_)] = Entry{due, item};
+    Entry& e = ring_[wrap(head_ + count_)];  // written in place: no temporary Entry to copy
+    e.due = due;
+    e.item = item;
     if (count_++ == 0) head_due_ = due;
   }
 

@@ -21,6 +21,7 @@ class LinkPacer {
       rate_ = static_cast<uint64_t>(flits_per_cycle * static_cast<double>(kOne));
       cap_ = kOne + rate_;
       tokens_ = cap_;
+      full_after_ = cap_ / rate_;
     }
   }
   bool paced() const { return rate_ != 0; }
@@ -51,9 +52,10 @@ class LinkPacer {
     const uint64_t dt = t - last_;
     last_ = t;
     // dt * rate_ cannot overflow below this bound, and at or above it the bucket is full anyway.
-    tokens_ = dt > cap_ / rate_ ? cap_ : std::min(cap_, tokens_ + dt * rate_);
+    tokens_ = dt > full_after_ ? cap_ : std::min(cap_, tokens_ + dt * rate_);
   }
   uint64_t rate_ = 0, cap_ = 0, tokens_ = 0, last_ = 0;
+  uint64_t full_after_ = 0;  // cap_ / rate_, kept so that a refill (every send) does not divide
 };
 
 }  // namespace upswitch::core
