@@ -261,7 +261,7 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
       set_bit(va_free_.row(0), o);
     }
   }
-  on_front_changed(i, q);
+  on_front_changed(i, q, o, vc);
 
   if (speedup_ > 1) {
     buffer_output(o, t, f);  // the output buffer paces the link

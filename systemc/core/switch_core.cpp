@@ -234,14 +234,12 @@ void SwitchCore::enqueue(int input, const Flit& f) {
   }
   if (queued_[input]++ == 0) set_bit(active_.row(0), input);
   ++total_queued_;
-  if (was_empty) on_front_changed(input, q);
+  if (was_empty) on_front_changed(input, q, f.out, f.vc);
 }
 
-// Called when queue q of `input` has a new front flit (or became empty).
-void SwitchCore::on_front_changed(int input, int q) {
+void SwitchCore::on_front_changed(int input, int q, int o, int vc) {
   const bool empty = queues_[input].empty(q);
   if (p_.queueing == Queueing::kVoq) {
-    const int o = q / v_, vc = q % v_;
     uint64_t* row = nonempty_[vc].row(input);
     if (empty == test_bit(row, o)) {  // the queue changed between empty and non-empty
       int& lanes = voq_lane_queues_[static_cast<size_t>(input * v_ + vc)];

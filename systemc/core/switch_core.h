@@ -110,7 +110,9 @@ class SwitchCore {
  private:
   int queue_of(const Flit& f) const;
   void enqueue(int input, const Flit& f);
-  void on_front_changed(int input, int queue);
+  // Queue `queue` of `input` has a new front flit (or became empty); in voq mode it is the queue
+  // of (output, vc), which the caller knows (passed to spare a division by the VC count).
+  void on_front_changed(int input, int queue, int output, int vc);
   void allocate_vcs(uint64_t t);
   void allocate_vcs_at(int output, uint64_t t);
   void build_requests(uint64_t t);
