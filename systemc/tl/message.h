@@ -61,22 +61,21 @@ struct Message {
     byte_enable.fill(0);
   }
   bool byte_enabled(int b) const { return (byte_enable[b >> 6] >> (b & 63)) & 1; }
+  // The bits of byte_enable word `w` (bytes 64w to 64w + 63) that stand for bytes below len.
+  uint64_t len_mask(int w) const {
+    const int n = len - 64 * w;
+    return n >= 64 ? ~uint64_t{0} : n <= 0 ? 0 : (uint64_t{1} << n) - 1;
+  }
   // Whether bytes [0, len) are all enabled.
   bool all_enabled() const {
     for (int w = 0; w < 4; ++w) {
-      const int lo = 64 * w;
-      if (lo >= len) break;
-      const int n = len - lo < 64 ? len - lo : 64;
-      const uint64_t want = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+      const uint64_t want = len_mask(w);
       if ((byte_enable[static_cast<size_t>(w)] & want) != want) return false;
     }
     return true;
   }
   void enable_all() {
-    for (int w = 0; w < 4; ++w) {
-      const int n = len - 64 * w;
-      byte_enable[static_cast<size_t>(w)] = n >= 64 ? ~uint64_t{0} : n <= 0 ? 0 : (uint64_t{1} << n) - 1;
-    }
+    for (int w = 0; w < 4; ++w) byte_enable[static_cast<size_t>(w)] = len_mask(w);
   }
 };
 

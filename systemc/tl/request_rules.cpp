@@ -6,11 +6,8 @@ namespace {
 // Whether a byte at or beyond len is enabled, a 64-bit word of the mask at a time (each word's
 // bits below len masked off).
 bool enables_outside(const Message& m) {
-  for (int w = 0; w < kMaxRequestBytes / 64; ++w) {
-    const int inside = m.len - 64 * w;  // bytes of this word below len
-    const uint64_t below = inside >= 64 ? ~uint64_t{0} : inside <= 0 ? 0 : (uint64_t{1} << inside) - 1;
-    if (m.byte_enable[static_cast<size_t>(w)] & ~below) return true;
-  }
+  for (int w = 0; w < kMaxRequestBytes / 64; ++w)
+    if (m.byte_enable[static_cast<size_t>(w)] & ~m.len_mask(w)) return true;
   return false;
 }
 
