@@ -11,6 +11,13 @@ bool enables_outside(const Message& m) {
   return false;
 }
 
+// Whether exactly the bytes [0, len) are enabled: none outside, and none missing inside.
+bool enables_exactly_len(const Message& m) {
+  for (int w = 0; w < kMaxRequestBytes / 64; ++w)
+    if (m.byte_enable[static_cast<size_t>(w)] != m.len_mask(w)) return false;
+  return true;
+}
+
 Status check_atomic(const Message& m) {
   const int e = m.elem_bytes;
   if (e != 4 && e != 8) return Status::kUnsupported;
@@ -34,7 +41,7 @@ Status check_reduction(const Message& m) {
   const int e = red_type_bytes(m.rtype);
   if (m.addr % static_cast<uint64_t>(e)) return Status::kMisaligned;
   if (m.len % e) return Status::kBadLength;
-  if (m.op == Opcode::kReduce && (enables_outside(m) || !m.all_enabled())) return Status::kBadByteEnable;
+  if (m.op == Opcode::kReduce && !enables_exactly_len(m)) return Status::kBadByteEnable;
   return Status::kOkay;
 }
 
@@ -50,7 +57,7 @@ Status check_request(const Message& m) {
     case Opcode::kWrite:
       return enables_outside(m) ? Status::kBadByteEnable : Status::kOkay;
     case Opcode::kWriteFull:
-      if (m.addr % 64 || m.len % 64 || enables_outside(m) || !m.all_enabled()) return Status::kBadByteEnable;
+      if (m.addr % 64 || m.len % 64 || !enables_exactly_len(m)) return Status::kBadByteEnable;
       return Status::kOkay;
     case Opcode::kAtomicR:
     case Opcode::kAtomicNR:
