@@ -290,15 +290,21 @@ void TrafficEndpoints::send(int p, uint64_t t) {
     s.cur_active = true;
     s.cur_vc = vc;
     s.cur_sent = 0;
-    s.cur_injected = t;
+    if (free_times_.empty()) {
+      s.cur_times = static_cast<uint32_t>(times_.size());
+      times_.emplace_back();
+    } else {
+      s.cur_times = free_times_.back();
+      free_times_.pop_back();
+    }
+    times_[s.cur_times] = PacketTimes{s.cur.created, t};
     s.cur_out = cap_ ? output_of(s.cur.dst) : 0;
   }
   const int cls = fifo_credits_ ? 0 : s.cur_vc;
   if (!can_send(s, cls, s.cur_out)) return;
   core::Flit f;
   f.packet_id = s.cur.id;
-  f.created = s.cur.created;
-  f.injected = s.cur_injected;
+  f.payload = s.cur_times;
   f.dst = s.cur.dst;
   f.src = static_cast<uint16_t>(owner_[static_cast<size_t>(p)]);
   f.size = s.cur.size;
@@ -411,10 +417,13 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   if (in.flits != f.size) fail("tail flit before all body flits");
   in.packet = UINT64_MAX;
   if (++result_.packets_delivered > result_.packets_created) fail("more packets delivered than created");
+  if (f.payload >= times_.size()) fail("no such packet at its source");
+  const PacketTimes times = times_[f.payload];
+  free_times_.push_back(f.payload);
   if (f.flags & core::Flit::kMeasured) {
-    result_.packet_latency.add(t - f.created);
-    saturation_.delivered(t, t - f.created);
-    result_.network_latency.add(t - f.injected);
+    result_.packet_latency.add(t - times.created);
+    saturation_.delivered(t, t - times.created);
+    result_.network_latency.add(t - times.injected);
     ++result_.measured_delivered;
     --measured_outstanding_;
   }

@@ -18,11 +18,12 @@ struct Flit {
     kMeasured = 8,      // packet created inside the measurement window
   };
   uint64_t packet_id = 0;  // unique per run: (source << 40) | sequence number
-  uint64_t created = 0;    // cycle the packet was created at its source
-  uint64_t injected = 0;   // cycle the head flit left the source (network latency origin)
   uint16_t dst = 0;        // destination endpoint id (mapped to a port by the routing table)
   uint16_t out = 0;        // output port at the current switch, chosen by its routing stage
-  uint32_t payload = 0;    // transactions: handle of the packet's messages at its sender (tl/)
+  // The sender's handle of what the packet carries beyond its flits, read at the receiver:
+  // transactions, its messages (tl/); synthetic packets, its creation and injection cycles
+  // (traffic::TrafficEndpoints). A switch carries it unchanged.
+  uint32_t payload = 0;
   uint16_t src = 0;        // source endpoint id
   uint16_t size = 1;       // packet length in flits
   uint8_t vc = 0;          // virtual channel on the current hop
@@ -39,6 +40,9 @@ struct Flit {
     flags = static_cast<uint8_t>(s ? (flags | kSharedCredit) : (flags & ~kSharedCredit));
   }
 };
+// Every hop copies a flit through its links' delay lines and a buffer slot: what a packet needs
+// only at its ends stays with its sender (`payload`), so a flit and its due cycle take 32 B.
+static_assert(sizeof(Flit) == 24, "core::Flit grew: keep per-packet data behind `payload`");
 
 // A credit returned upstream: which VC's buffer freed a slot and whether it was a shared one.
 struct Credit {

@@ -41,7 +41,7 @@ uint32_t AcceleratorEndpoints::new_bundle() {
 // count stays within tl.max_messages_per_packet. A request packet also stays within the
 // receiver's reserved buffer of one lane, because the receiver holds all of its slots until the
 // completer admits it.
-bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
+bool AcceleratorEndpoints::form_bundle(int p, int lane) {
   Port& port = ports_[p];
   TxLane& L = port.tx[static_cast<size_t>(lane)];
   if (L.queue.empty()) return false;
@@ -68,7 +68,6 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane, uint64_t t) {
   b.lane = static_cast<uint8_t>(lane);
   b.flits = static_cast<uint16_t>(tl::packet_flits(halves));
   b.packet_id = (static_cast<uint64_t>(p) << 40) | port.packet_seq++;
-  b.created = t;
   L.bundle = bh;
   L.sent = 0;
   return true;
@@ -105,7 +104,7 @@ void AcceleratorEndpoints::transmit(int p, uint64_t t) {
     const int l = first(m);
     m &= ~(1U << l);
     TxLane& L = port.tx[static_cast<size_t>(l)];
-    if (L.bundle == tl::kNoMessage && !form_bundle(p, l, t)) continue;
+    if (L.bundle == tl::kNoMessage && !form_bundle(p, l)) continue;
     const Bundle& b = bundles_[L.bundle];
     const int need = std::min<int>(b.flits, lane_capacity_[l < v_ ? 0 : 1]);
     const auto have = static_cast<int>(port.credits.reserved(l) + port.credits.shared_for(l));
@@ -124,14 +123,9 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   Bundle& b = bundles_[bh];
   core::Flit f;
   f.packet_id = b.packet_id;
-  f.created = b.created;
-  if (L.sent == 0) {
-    L.injected = t;
-    b.cmd_shared_tx = static_cast<uint8_t>(port.cmd.take_n(lane, b.count));
-  }
+  if (L.sent == 0) b.cmd_shared_tx = static_cast<uint8_t>(port.cmd.take_n(lane, b.count));
   f.msgs = b.count;
   f.cmd_shared = b.cmd_shared_tx;
-  f.injected = L.injected;
   f.dst = b.dst;
   f.payload = bh;
   f.src = static_cast<uint16_t>(port.owner);

@@ -209,7 +209,6 @@ class AcceleratorEndpoints {
     uint8_t cmd_shared_rx = 0;  // and on the hop into the receiver
     uint32_t rx_port = 0;       // endpoint port it arrived on
     uint64_t packet_id = 0;
-    uint64_t created = 0;
   };
   // A message waiting to be packed, with what packing needs of it beside its handle (taken when
   // it is queued, while it is in cache), so that forming and sending a packet read no message.
@@ -224,7 +223,6 @@ class AcceleratorEndpoints {
     Ring<Queued> queue;         // messages waiting to be packed
     uint32_t bundle = tl::kNoMessage;  // packet formed (and possibly partly sent)
     int sent = 0;
-    uint64_t injected = 0;
   };
   // One endpoint port: its arrival process (synthetic transfers), transmitter and receive buffer.
   struct Port {
@@ -300,7 +298,7 @@ class AcceleratorEndpoints {
   void execute(int e, uint32_t h, uint64_t t);
   // accel_tx.cpp
   void transmit(int p, uint64_t t);
-  bool form_bundle(int p, int lane, uint64_t t);
+  bool form_bundle(int p, int lane);
   void send_flit(int p, int lane, uint64_t t);
   // accel_faults.cpp
   enum TagFlags : uint8_t {

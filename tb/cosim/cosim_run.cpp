@@ -115,13 +115,14 @@ CosimResult run_cosim(const config::Config& cfg, const RtlVariant& v, const Cosi
       if (tracking && !packet_chosen && !flit_ok) {
         // The first differing packet: the model's flit here (it should have left now), else the
         // RTL's (it should not have).
-        const core::Flit& f = me[p].flit_valid ? me[p].flit : re[p].flit;
+        const PortEvent& e = me[p].flit_valid ? me[p] : re[p];
+        const core::Flit& f = e.flit;
         packet_chosen = m.packet_known = true;
         m.packet_id = f.packet_id;
         m.src = f.src;
         m.dst = static_cast<int>(f.dst);
-        m.created = f.created;
-        m.injected = f.injected;
+        m.created = e.created;
+        m.injected = e.injected;
       }
       if (packet_chosen) {
         if (me[p].flit_valid && me[p].flit.packet_id == m.packet_id && me[p].flit.tail())

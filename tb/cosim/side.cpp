@@ -41,7 +41,7 @@ uint32_t Side::tag_for_arrival(int port, const core::Flit& f) {
     tag = free_tags_.back();
     free_tags_.pop_back();
   }
-  meta_[tag] = f;
+  meta_[tag] = Meta{f, endpoints_->packet_created(f.payload), endpoints_->packet_injected(f.payload)};
   arriving_tag_[port] = tag;
   return tag;
 }
@@ -76,7 +76,8 @@ void Side::step(uint64_t t) {
     const FlitWord w = unpack_flit(out_[p].flit);
     if (w.valid) {
       if (w.pkt >= meta_.size()) throw std::logic_error("cosim: switch emitted an unknown packet tag");
-      core::Flit f = meta_[w.pkt];
+      const Meta& meta = meta_[w.pkt];
+      core::Flit f = meta.flit;
       f.vc = w.vc;
       f.flags = static_cast<uint8_t>((f.flags & core::Flit::kMeasured) | (w.head ? core::Flit::kHead : 0) |
                                      (w.tail ? core::Flit::kTail : 0));
@@ -84,6 +85,8 @@ void Side::step(uint64_t t) {
       if (w.tail) free_tags_.push_back(w.pkt);
       e.flit_valid = true;
       e.flit = f;
+      e.created = meta.created;
+      e.injected = meta.injected;
       down_[p]->send_flit(t, f);
     }
     const CreditWord c = unpack_credit(out_[p].credit);

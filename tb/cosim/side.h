@@ -20,6 +20,7 @@ namespace upswitch::cosim {
 struct PortEvent {
   bool flit_valid = false;
   core::Flit flit;  // full packet fields restored from the tag
+  uint64_t created = 0, injected = 0;  // the flit's packet: created and injected at its source
   bool credit_valid = false;
   core::Credit credit;
 };
@@ -46,7 +47,13 @@ class Side {
   std::unique_ptr<traffic::TrafficEndpoints> endpoints_;
   std::vector<PortWords> in_, out_;
   std::vector<PortEvent> events_;
-  std::vector<core::Flit> meta_;       // by tag: the packet's fields
+  // By tag: the packet's fields, and its creation and injection cycles (read from the endpoints
+  // when its head arrives: they hold them only until its tail is delivered).
+  struct Meta {
+    core::Flit flit;
+    uint64_t created = 0, injected = 0;
+  };
+  std::vector<Meta> meta_;
   std::vector<uint32_t> free_tags_;
   std::vector<uint32_t> arriving_tag_;  // per input: tag of the packet arriving on it
   std::vector<uint8_t> injected_credit_;
