@@ -297,13 +297,12 @@ void TrafficEndpoints::send(int p, uint64_t t) {
       s.cur_times = free_times_.back();
       free_times_.pop_back();
     }
-    times_[s.cur_times] = PacketTimes{s.cur.created, t};
+    times_[s.cur_times] = PacketTimes{s.cur.id, s.cur.created, t};
     s.cur_out = cap_ ? output_of(s.cur.dst) : 0;
   }
   const int cls = fifo_credits_ ? 0 : s.cur_vc;
   if (!can_send(s, cls, s.cur_out)) return;
   core::Flit f;
-  f.packet_id = s.cur.id;
   f.payload = s.cur_times;
   f.dst = s.cur.dst;
   f.src = static_cast<uint16_t>(owner_[static_cast<size_t>(p)]);
@@ -390,7 +389,7 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   SinkVc& in = sink_[static_cast<size_t>(p) * v_ + f.vc];
   auto fail = [&](const char* what) {
     throw IntegrityError(std::string("packet integrity: ") + what + " (packet " +
-                         std::to_string(f.packet_id) + " from " + std::to_string(f.src) + " at sink " +
+                         (f.payload < times_.size() ? std::to_string(times_[f.payload].id) : "?") + " from " + std::to_string(f.src) + " at sink " +
                          std::to_string(p) + " vc " + std::to_string(f.vc) + ", cycle " +
                          std::to_string(t) + ")");
   };
@@ -398,10 +397,10 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
                                    : route_[f.dst] == p;
   if (!mine) fail("flit delivered to the wrong port");
   if (f.head()) {
-    if (in.packet != UINT64_MAX) fail("head flit while another packet is in progress");
-    in.packet = f.packet_id;
+    if (in.packet != UINT32_MAX) fail("head flit while another packet is in progress");
+    in.packet = f.payload;
     in.flits = 0;
-  } else if (in.packet != f.packet_id) {
+  } else if (in.packet != f.payload) {
     fail("body flit of a packet that is not in progress");
   }
   if (++in.flits > f.size) fail("more flits than the packet has");
@@ -415,7 +414,7 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   last_delivery_ = t;
   if (!f.tail()) return;
   if (in.flits != f.size) fail("tail flit before all body flits");
-  in.packet = UINT64_MAX;
+  in.packet = UINT32_MAX;
   if (++result_.packets_delivered > result_.packets_created) fail("more packets delivered than created");
   if (f.payload >= times_.size()) fail("no such packet at its source");
   const PacketTimes times = times_[f.payload];

@@ -17,12 +17,12 @@ struct Flit {
     kSharedCredit = 4,  // the credit used on the current hop came from the shared pool
     kMeasured = 8,      // packet created inside the measurement window
   };
-  uint64_t packet_id = 0;  // unique per run: (source << 40) | sequence number
   uint16_t dst = 0;        // destination endpoint id (mapped to a port by the routing table)
   uint16_t out = 0;        // output port at the current switch, chosen by its routing stage
-  // The sender's handle of what the packet carries beyond its flits, read at the receiver:
-  // transactions, its messages (tl/); synthetic packets, its creation and injection cycles
-  // (traffic::TrafficEndpoints). A switch carries it unchanged.
+  // The sender's handle of its packet, unique among its packets in flight, which the receiver
+  // reads what the packet carries beyond its flits through: transactions, its messages (tl/);
+  // synthetic packets, its id and its creation and injection cycles (traffic::TrafficEndpoints).
+  // A switch carries it unchanged.
   uint32_t payload = 0;
   uint16_t src = 0;        // source endpoint id
   uint16_t size = 1;       // packet length in flits
@@ -41,8 +41,8 @@ struct Flit {
   }
 };
 // Every hop copies a flit through its links' delay lines and a buffer slot: what a packet needs
-// only at its ends stays with its sender (`payload`), so a flit and its due cycle take 32 B.
-static_assert(sizeof(Flit) == 24, "core::Flit grew: keep per-packet data behind `payload`");
+// only at its ends stays with its sender (`payload`), so a flit and its due cycle take 24 B.
+static_assert(sizeof(Flit) == 16, "core::Flit grew: keep per-packet data behind `payload`");
 
 // A credit returned upstream: which VC's buffer freed a slot and whether it was a shared one.
 struct Credit {

@@ -20,7 +20,7 @@ std::string SwitchCore::dump_state(uint64_t t) const {
       if (queues_[i].empty(q)) continue;
       const Flit& f = queues_[i].front(q);
       const int o = f.out;
-      s << "; queue " << q << " front pkt " << f.packet_id << " -> port " << o << " vc "
+      s << "; queue " << q << " front: packet " << f.src << " -> " << f.dst << " -> port " << o << " vc "
         << int(f.vc) << (f.head() ? " head" : " body") << (f.tail() ? "+tail" : "");
       ++fronts;
     }

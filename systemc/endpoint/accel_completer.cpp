@@ -19,26 +19,26 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   const int lane = f.vc;
   auto fail = [&](const char* what) {
     throw TxnIntegrityError(std::string("transaction packet integrity: ") + what + " (packet " +
-                            std::to_string(f.packet_id) + " from " + std::to_string(f.src) + " at endpoint " +
+                            (f.payload < bundles_.size() ? std::to_string(bundles_[f.payload].packet_id) : "?") + " from " + std::to_string(f.src) + " at endpoint " +
                             std::to_string(e) + " port " + std::to_string(p) + " lane " + std::to_string(lane) + ", cycle " + std::to_string(t) + ")");
   };
   if (lane >= 2 * v_) fail("lane out of range");
   if (f.dst != e) fail("flit delivered to the wrong endpoint");
   if (f.payload >= bundles_.size()) fail("no such packet");
   Bundle& b = bundles_[f.payload];
-  uint64_t& cur = port.rx_packet[static_cast<size_t>(lane)];
+  uint32_t& cur = port.rx_packet[static_cast<size_t>(lane)];
   if (f.head()) {
-    if (cur != UINT64_MAX) fail("head flit while another packet is in progress");
-    cur = f.packet_id;
+    if (cur != tl::kNoMessage) fail("head flit while another packet is in progress");
+    cur = f.payload;
     b.received = 0;
     b.shared_mask = 0;
     b.rx_lane = static_cast<uint8_t>(lane);
     b.rx_port = static_cast<uint32_t>(p);
     b.cmd_shared_rx = f.cmd_shared;
-  } else if (cur != f.packet_id) {
+  } else if (cur != f.payload) {
     fail("body flit of a packet that is not in progress");
   }
-  if (b.packet_id != f.packet_id || f.msgs != b.count) fail("flit and packet disagree");
+  if (f.msgs != b.count || f.size != b.flits || f.dst != b.dst) fail("flit and packet disagree");
   if (f.shared_credit()) b.shared_mask |= uint64_t{1} << b.received;
   if (++b.received > b.flits) fail("more flits than the packet has");
   ++result_.flits_received;
@@ -55,7 +55,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   }
   if (!f.tail()) return;
   if (b.received != b.flits) fail("tail flit before all body flits");
-  cur = UINT64_MAX;
+  cur = tl::kNoMessage;
   result_.ports[static_cast<size_t>(e)].rx_payload_bytes += b.payload;
   if (!response) {
     Node& node = nodes_[static_cast<size_t>(e)];

@@ -122,7 +122,6 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   const uint32_t bh = L.bundle;
   Bundle& b = bundles_[bh];
   core::Flit f;
-  f.packet_id = b.packet_id;
   if (L.sent == 0) b.cmd_shared_tx = static_cast<uint8_t>(port.cmd.take_n(lane, b.count));
   f.msgs = b.count;
   f.cmd_shared = b.cmd_shared_tx;

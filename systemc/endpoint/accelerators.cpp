@@ -86,7 +86,7 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     port.credits.reset(2 * v_, static_cast<uint32_t>(lanes.reserved), static_cast<uint32_t>(lanes.shared), 2);
     port.cmd.reset(2 * v_, static_cast<uint32_t>(lanes.cmd_reserved), static_cast<uint32_t>(lanes.cmd_shared), 2);
     port.tx.resize(static_cast<size_t>(2 * v_));
-    port.rx_packet.assign(static_cast<size_t>(2 * v_), UINT64_MAX);
+    port.rx_packet.assign(static_cast<size_t>(2 * v_), tl::kNoMessage);
     if (synthetic_ && arrival_prob_ > 0 && e < nacc_ && dests_.sends(e)) port.next_arrival = 0;
     refresh_port_due(static_cast<int>(p));
   }

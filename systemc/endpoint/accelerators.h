@@ -238,7 +238,7 @@ class AcceleratorEndpoints {
     uint32_t lanes_pending = 0;  // bit l: lane l has messages queued or a packet formed
     uint32_t lanes_partial = 0;  // bit l: lane l's packet is partly sent
     uint64_t packet_seq = 0;
-    std::vector<uint64_t> rx_packet;  // per lane: packet in progress, UINT64_MAX = none
+    std::vector<uint32_t> rx_packet;  // per lane: the packet in progress (its bundle), tl::kNoMessage = none
     Ring<core::Credit> credit_out;    // credits to send back, one per cycle
     uint64_t rx_held = 0;
   };

@@ -27,7 +27,7 @@ void ModelSwitch::cycle(uint64_t t, const PortWords* in, PortWords* out) {
     const FlitWord w = unpack_flit(in[p].flit);
     if (w.valid) {
       core::Flit f;
-      f.packet_id = w.pkt;
+      f.payload = w.pkt;
       f.dst = w.dst;
       f.vc = w.vc;
       f.flags = static_cast<uint8_t>((w.head ? core::Flit::kHead : 0) | (w.tail ? core::Flit::kTail : 0));
@@ -49,7 +49,7 @@ void ModelSwitch::cycle(uint64_t t, const PortWords* in, PortWords* out) {
       w.shared = f.shared_credit();
       w.vc = f.vc;
       w.dst = static_cast<uint16_t>(p);
-      w.pkt = static_cast<uint32_t>(f.packet_id);
+      w.pkt = f.payload;
       out[p].flit = pack(w);
     }
     core::Credit c;

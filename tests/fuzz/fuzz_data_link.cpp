@@ -47,13 +47,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (t > kLimit) __builtin_trap();  // no progress: a replay or window deadlock
     Flit x;
     if (dl.receive(t, x)) {
-      if (x.packet_id != received || (received && t == last_release)) __builtin_trap();
+      if (x.payload != received || (received && t == last_release)) __builtin_trap();
       ++received;
       last_release = t;
     }
     if (sent < kFlits && t >= next_send && dl.ready(t)) {
       x = Flit{};
-      x.packet_id = sent++;
+      x.payload = static_cast<uint32_t>(sent++);
       dl.take(t);
       dl.send(t, x);
       next_send = t + (b.next() % 16);

@@ -176,7 +176,7 @@ uint64_t run_wake_receiver(bool outer) {
           if (links[k].receive_flit(t, f)) {
             EXPECT_FALSE(flits_expected[k].empty());
             if (flits_expected[k].empty()) return 0;
-            EXPECT_EQ(flits_expected[k].front(), std::make_pair(t, f.packet_id)) << "link " << k;
+            EXPECT_EQ(flits_expected[k].front(), std::make_pair(t, uint64_t{f.payload})) << "link " << k;
             flits_expected[k].pop_front();
           }
           Credit c;
@@ -205,9 +205,9 @@ uint64_t run_wake_receiver(bool outer) {
     for (size_t k = 0; k < 3; ++k) {
       if (rng.unit() < 0.05) {
         Flit f;
-        f.packet_id = t * 8 + k;
+        f.payload = static_cast<uint32_t>(t * 8 + k);
         links[k].send_flit(t, f);
-        flits_expected[k].emplace_back(t + links[k].latency(), f.packet_id);
+        flits_expected[k].emplace_back(t + links[k].latency(), uint64_t{f.payload});
       }
       if (rng.unit() < 0.05) {
         Credit c;
@@ -261,20 +261,20 @@ TEST(SlotQueues, QueuesShareSlotsAndKeepFifoOrder) {
   SlotQueues q(3, 5);
   std::deque<Flit> ref[3];
   traffic::Rng rng(11, 0);
-  uint64_t id = 0;
+  uint32_t id = 0;
   // The command credits the front flit needs, from the reference queue: a head flit's messages.
   auto need = [&](int k) { return ref[k].empty() || !ref[k].front().head() ? 0 : ref[k].front().msgs; };
   for (int step = 0; step < 5000; ++step) {
     const int k = static_cast<int>(rng.below(3));
     if (q.used() < 5 && rng.unit() < 0.55) {
       Flit f;
-      f.packet_id = id++;
+      f.payload = id++;
       f.flags = rng.unit() < 0.5 ? Flit::kHead : 0;
       f.msgs = static_cast<uint8_t>(1 + rng.below(8));
       q.push(k, f);
       ref[k].push_back(f);
     } else if (!q.empty(k)) {
-      EXPECT_EQ(q.pop(k).packet_id, ref[k].front().packet_id);
+      EXPECT_EQ(q.pop(k).payload, ref[k].front().payload);
       ref[k].pop_front();
     }
     EXPECT_EQ(q.used(), static_cast<int>(ref[0].size() + ref[1].size() + ref[2].size()));

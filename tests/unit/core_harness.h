@@ -56,7 +56,7 @@ class Harness {
     for (int k = 0; k < flits; ++k, ++t) {
       if (t == gap) ++t;
       Flit f;
-      f.packet_id = id;
+      f.payload = static_cast<uint32_t>(id);
       f.src = static_cast<uint16_t>(input);
       f.dst = static_cast<uint16_t>(output);
       f.size = static_cast<uint16_t>(flits);
@@ -83,7 +83,7 @@ class Harness {
         Flit f;
         while (out_[static_cast<size_t>(o)]->receive_flit(t, f)) {
           // Sent on the output link one cycle earlier.
-          if (o == output) got.push_back({t - 1, f.packet_id, f.head(), f.tail()});
+          if (o == output) got.push_back({t - 1, uint64_t{f.payload}, f.head(), f.tail()});
           Credit c;
           c.vc = f.vc;
           c.shared = f.shared_credit();

@@ -29,13 +29,13 @@ struct Harness {
   void step() {
     Flit f;
     if (dl.receive(t, f)) {
-      if (f.packet_id != received) in_order = false;
+      if (f.payload != received) in_order = false;
       ++received;
       got_at.push_back(t);
     }
     if (next_id < limit && (gap == 0 || t % gap == 0) && dl.ready(t)) {
       f = Flit{};
-      f.packet_id = next_id++;
+      f.payload = static_cast<uint32_t>(next_id++);
       dl.take(t);
       dl.send(t, f);
       sent_at.push_back(t);

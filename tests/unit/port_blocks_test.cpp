@@ -65,7 +65,7 @@ Trace run(bool every_cycle) {
       if (!burst || cr == 0 || rng.unit() > 0.3) continue;
       --cr;
       Flit f;
-      f.packet_id = id++;
+      f.payload = static_cast<uint32_t>(id++);
       f.src = static_cast<uint16_t>(i);
       f.dst = static_cast<uint16_t>(outputs[rng.below(static_cast<uint32_t>(outputs.size()))]);
       f.size = 1;
@@ -84,7 +84,7 @@ Trace run(bool every_cycle) {
     for (int o : outputs) {
       Flit f;
       while (out[static_cast<size_t>(o)]->receive_flit(t, f)) {
-        tr.flits.emplace_back(t, o, f.packet_id);
+        tr.flits.emplace_back(t, o, uint64_t{f.payload});
         Credit c;
         c.vc = f.vc;
         out[static_cast<size_t>(o)]->send_credit(t, c);

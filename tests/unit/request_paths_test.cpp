@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -80,8 +81,8 @@ class Rig {
         Flit f;
         auto& held = held_[static_cast<size_t>(o)];
         if (out_[static_cast<size_t>(o)]->receive_flit(t, f)) {
-          out.emplace_back(t, o, f.packet_id, f.flags & (Flit::kHead | Flit::kTail), f.vc);
-          const uint64_t hold = mix64(f.packet_id * 131 + f.flags + static_cast<uint64_t>(o)) % 7;
+          out.emplace_back(t, o, f.payload, f.flags & (Flit::kHead | Flit::kTail), f.vc);
+          const uint64_t hold = mix64(uint64_t{f.payload} * 131 + f.flags + static_cast<uint64_t>(o)) % 7;
           Credit c{f.vc, f.shared_credit()};
           if (f.tail()) {  // the packet's command slots come back with its tail's credit
             c.cmds = f.msgs;
@@ -118,7 +119,8 @@ class Rig {
     f.vc = static_cast<uint8_t>(k.vc);
     f.msgs = static_cast<uint8_t>(k.msgs);
     f.flags = static_cast<uint8_t>((k.sent == 0 ? Flit::kHead : 0) | (k.sent + 1 == k.flits ? Flit::kTail : 0));
-    f.packet_id = static_cast<uint64_t>(i) << 32 | static_cast<uint64_t>(q.size());  // packets left: one id per packet
+    f.payload = static_cast<uint32_t>(i) << 20 | static_cast<uint32_t>(q.size());  // packets left: one id per packet
+    if (q.size() >= (1U << 20)) throw std::logic_error("request paths test: too many packets for the id");
     in_[static_cast<size_t>(i)]->send_flit(t, f);
     if (++k.sent == k.flits) q.pop_front();
   }
