@@ -35,7 +35,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
   // whether or not the receiver has run yet, so this answer does not depend on process order.
   // (Items due at one cycle ≤ t are all that is left.)
   bool empty_after(uint64_t t) const {
-    return count_ == 0 || (head_due_ <= t && head_due_ == ring_[wrap(head_ + count_ - 1)].due);
+    return count_ == 0 || (head_due_ <= t && static_cast<uint32_t>(head_due_) == ring_[wrap(head_ + count_ - 1)].due);
   }
 
   // Item sent at cycle `now`; pop(now + latency) returns it.
@@ -52,7 +52,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
     if (count_ == size_) throw std::logic_error("DelayLine: full, an item was not received at its due cycle");
     ++at_last_due_;
     Entry& e = ring_[wrap(head_ + count_)];  // written in place: no temporary Entry to copy
-    e.due = due;
+    e.due = static_cast<uint32_t>(due);
     e.item = item;
     if (count_++ == 0) head_due_ = due;
   }
@@ -62,7 +62,8 @@ class alignas(64) DelayLine {  // its fields fill one cache line
     if (head_due_ != now) return false;  // also when empty (UINT64_MAX)
     out = ring_[head_].item;
     head_ = wrap(head_ + 1);
-    head_due_ = --count_ ? ring_[head_].due : UINT64_MAX;
+    // The next item is due in [now, now + latency]: its cycle's low 32 bits give the whole.
+    head_due_ = --count_ ? now + static_cast<uint32_t>(ring_[head_].due - static_cast<uint32_t>(now)) : UINT64_MAX;
     return true;
   }
 
@@ -75,8 +76,10 @@ class alignas(64) DelayLine {  // its fields fill one cache line
   // Index arithmetic without a division: arguments are below 2 * size_.
   uint32_t wrap(uint32_t i) const { return i >= size_ ? i - size_ : i; }
 
+  // The due cycle's low 32 bits (latencies are below 2^32 cycles): with a 16 B flit an entry
+  // takes 20 B, so a cache line holds three of a link's flits in flight.
   struct Entry {
-    uint64_t due = 0;
+    uint32_t due = 0;
     T item{};
   };
   std::vector<Entry> ring_;

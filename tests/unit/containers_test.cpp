@@ -38,6 +38,33 @@ TEST(DelayLine, ItemAppearsExactlyLatencyCyclesLater) {
   }
 }
 
+// A delay line keeps only the low 32 bits of each item's due cycle: across 2^32 (and at 2^33)
+// items still come out at exactly their due cycle, and next_due() and empty_after() stay whole.
+TEST(DelayLine, DueCyclesCrossTheThirtyTwoBitBoundary) {
+  for (uint32_t lat : {1u, 5u, 40u}) {
+    for (uint64_t start : {(uint64_t{1} << 32) - 30, (uint64_t{1} << 33) - 7}) {
+      DelayLine<int> d(lat);
+      std::deque<std::pair<uint64_t, int>> expect;
+      traffic::Rng rng(5, lat);
+      for (uint64_t t = start; t < start + 200; ++t) {
+        if (rng.unit() < 0.7) {
+          d.push(t, static_cast<int>(t - start));
+          expect.emplace_back(t + lat, static_cast<int>(t - start));
+        }
+        int v = -1;
+        const bool due = !expect.empty() && expect.front().first == t;
+        ASSERT_EQ(d.pop(t, v), due) << "lat " << lat << " t " << t;
+        if (due) {
+          EXPECT_EQ(v, expect.front().second);
+          expect.pop_front();
+        }
+        EXPECT_EQ(d.next_due(), expect.empty() ? UINT64_MAX : expect.front().first) << "t " << t;
+        EXPECT_EQ(d.empty_after(t), expect.empty() || expect.back().first <= t) << "t " << t;
+      }
+    }
+  }
+}
+
 TEST(DelayLine, RejectsTwoItemsInOneCycle) {
   DelayLine<int> d(2);
   d.push(5, 1);
