@@ -290,20 +290,20 @@ void TrafficEndpoints::send(int p, uint64_t t) {
     s.cur_active = true;
     s.cur_vc = vc;
     s.cur_sent = 0;
-    if (free_times_.empty()) {
-      s.cur_times = static_cast<uint32_t>(times_.size());
-      times_.emplace_back();
+    if (free_records_.empty()) {
+      s.cur_record = static_cast<uint32_t>(records_.size());
+      records_.emplace_back();
     } else {
-      s.cur_times = free_times_.back();
-      free_times_.pop_back();
+      s.cur_record = free_records_.back();
+      free_records_.pop_back();
     }
-    times_[s.cur_times] = PacketTimes{s.cur.id, s.cur.created, t};
+    records_[s.cur_record] = PacketRecord{s.cur.id, s.cur.created, t};
     s.cur_out = cap_ ? output_of(s.cur.dst) : 0;
   }
   const int cls = fifo_credits_ ? 0 : s.cur_vc;
   if (!can_send(s, cls, s.cur_out)) return;
   core::Flit f;
-  f.payload = s.cur_times;
+  f.payload = s.cur_record;
   f.dst = s.cur.dst;
   f.src = static_cast<uint16_t>(owner_[static_cast<size_t>(p)]);
   f.size = s.cur.size;
@@ -388,10 +388,10 @@ bool TrafficEndpoints::start_per_destination(Source& s, int& vc) {
 void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   SinkVc& in = sink_[static_cast<size_t>(p) * v_ + f.vc];
   auto fail = [&](const char* what) {
-    throw IntegrityError(std::string("packet integrity: ") + what + " (packet " +
-                         (f.payload < times_.size() ? std::to_string(times_[f.payload].id) : "?") + " from " + std::to_string(f.src) + " at sink " +
-                         std::to_string(p) + " vc " + std::to_string(f.vc) + ", cycle " +
-                         std::to_string(t) + ")");
+    const std::string id = f.payload < records_.size() ? std::to_string(records_[f.payload].id) : "?";
+    throw IntegrityError(std::string("packet integrity: ") + what + " (packet " + id + " from " +
+                         std::to_string(f.src) + " at sink " + std::to_string(p) + " vc " + std::to_string(f.vc) +
+                         ", cycle " + std::to_string(t) + ")");
   };
   const bool mine = route_.empty() ? owner_[static_cast<size_t>(p)] == static_cast<int>(f.dst)
                                    : route_[f.dst] == p;
@@ -416,13 +416,13 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   if (in.flits != f.size) fail("tail flit before all body flits");
   in.packet = UINT32_MAX;
   if (++result_.packets_delivered > result_.packets_created) fail("more packets delivered than created");
-  if (f.payload >= times_.size()) fail("no such packet at its source");
-  const PacketTimes times = times_[f.payload];
-  free_times_.push_back(f.payload);
+  if (f.payload >= records_.size()) fail("no such packet at its source");
+  const PacketRecord rec = records_[f.payload];
+  free_records_.push_back(f.payload);
   if (f.flags & core::Flit::kMeasured) {
-    result_.packet_latency.add(t - times.created);
-    saturation_.delivered(t, t - times.created);
-    result_.network_latency.add(t - times.injected);
+    result_.packet_latency.add(t - rec.created);
+    saturation_.delivered(t, t - rec.created);
+    result_.network_latency.add(t - rec.injected);
     ++result_.measured_delivered;
     --measured_outstanding_;
   }

@@ -109,11 +109,11 @@ class TrafficEndpoints {
   int owner(int port) const { return owner_[static_cast<size_t>(port)]; }
   // Id, creation and injection cycle of the packet whose flits carry `payload`, while it is in
   // flight (from its head's injection to its tail's delivery).
-  uint64_t packet_id(uint32_t payload) const { return times_.at(payload).id; }
-  uint64_t packet_created(uint32_t payload) const { return times_.at(payload).created; }
-  uint64_t packet_injected(uint32_t payload) const { return times_.at(payload).injected; }
-  // Packets whose head has left and whose tail has not arrived (each holds its times).
-  size_t packets_in_flight() const { return times_.size() - free_times_.size(); }
+  uint64_t packet_id(uint32_t payload) const { return records_.at(payload).id; }
+  uint64_t packet_created(uint32_t payload) const { return records_.at(payload).created; }
+  uint64_t packet_injected(uint32_t payload) const { return records_.at(payload).injected; }
+  // Packets whose head has left and whose tail has not arrived (each holds its record).
+  size_t packets_in_flight() const { return records_.size() - free_records_.size(); }
 
  private:
   struct Source {
@@ -126,7 +126,7 @@ class TrafficEndpoints {
     bool cur_active = false;
     int cur_vc = 0;
     int cur_sent = 0;
-    uint32_t cur_times = 0;  // the packet's times_ handle (its flits' payload)
+    uint32_t cur_record = 0;  // the packet's records_ handle (its flits' payload)
     int cur_out = 0;  // the packet's switch output (output cap accounting)
     int vc_ptr = 0;
     uint64_t backlog = 0;
@@ -140,7 +140,7 @@ class TrafficEndpoints {
   };
   // A packet's id and cycles of creation and injection, kept at its source from its head's
   // injection to its tail's delivery (flits carry only the handle, core::Flit::payload).
-  struct PacketTimes {
+  struct PacketRecord {
     uint64_t id = 0;  // unique per run: (source << 40) | sequence number
     uint64_t created = 0;
     uint64_t injected = 0;  // its head left the source (network latency origin)
@@ -203,8 +203,8 @@ class TrafficEndpoints {
   PacketSizes sizes_;
   std::vector<Source> src_;
   std::vector<SinkVc> sink_;  // per (port, vc)
-  std::vector<PacketTimes> times_;  // per packet in flight, by handle (reused: a free list)
-  std::vector<uint32_t> free_times_;
+  std::vector<PacketRecord> records_;  // per packet in flight, by handle (reused: a free list)
+  std::vector<uint32_t> free_records_;
   std::vector<core::Link*> to_switch_, from_switch_;
   // Per port, kept with the links (core::Link::set_*_due_slot): the cycle the next credit on
   // to_switch_ and the next flit on from_switch_ are due, so tick() looks only at ports with one.

@@ -18,9 +18,10 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   const int e = port.owner;
   const int lane = f.vc;
   auto fail = [&](const char* what) {
-    throw TxnIntegrityError(std::string("transaction packet integrity: ") + what + " (packet " +
-                            (f.payload < bundles_.size() ? std::to_string(bundles_[f.payload].packet_id) : "?") + " from " + std::to_string(f.src) + " at endpoint " +
-                            std::to_string(e) + " port " + std::to_string(p) + " lane " + std::to_string(lane) + ", cycle " + std::to_string(t) + ")");
+    const std::string id = f.payload < bundles_.size() ? std::to_string(bundles_[f.payload].packet_id) : "?";
+    throw TxnIntegrityError(std::string("transaction packet integrity: ") + what + " (packet " + id + " from " +
+                            std::to_string(f.src) + " at endpoint " + std::to_string(e) + " port " + std::to_string(p) +
+                            " lane " + std::to_string(lane) + ", cycle " + std::to_string(t) + ")");
   };
   if (lane >= 2 * v_) fail("lane out of range");
   if (f.dst != e) fail("flit delivered to the wrong endpoint");

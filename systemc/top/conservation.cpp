@@ -108,7 +108,7 @@ std::vector<std::string> check_drained(const Fabric& f) {
     bad.push_back("packets: created " + std::to_string(r.packets_created) + ", delivered " +
                   std::to_string(r.packets_delivered));
   if (const size_t held = f.endpoints().packets_in_flight())
-    bad.push_back("packets: " + std::to_string(held) + " still hold their times at the source after the flush");
+    bad.push_back("packets: " + std::to_string(held) + " still held by their source after the flush");
   return bad;
 }
 
