@@ -107,11 +107,15 @@ class TrafficEndpoints {
   int ports() const { return n_; }
   int endpoints() const { return e_; }
   int owner(int port) const { return owner_[static_cast<size_t>(port)]; }
-  // Id, creation and injection cycle of the packet whose flits carry `payload`, while it is in
-  // flight (from its head's injection to its tail's delivery).
-  uint64_t packet_id(uint32_t payload) const { return records_.at(payload).id; }
-  uint64_t packet_created(uint32_t payload) const { return records_.at(payload).created; }
-  uint64_t packet_injected(uint32_t payload) const { return records_.at(payload).injected; }
+  // A packet's id and cycles of creation and injection, kept at its source from its head's
+  // injection to its tail's delivery (flits carry only the handle, core::Flit::payload).
+  struct PacketRecord {
+    uint64_t id = 0;  // unique per run: (source << 40) | sequence number
+    uint64_t created = 0;
+    uint64_t injected = 0;  // its head left the source (network latency origin)
+  };
+  // The record of the packet whose flits carry `payload`, while it is in flight.
+  const PacketRecord& packet(uint32_t payload) const { return records_.at(payload); }
   // Packets whose head has left and whose tail has not arrived (each holds its record).
   size_t packets_in_flight() const { return records_.size() - free_records_.size(); }
 
@@ -137,13 +141,6 @@ class TrafficEndpoints {
     uint32_t dq_ptr = 0;
     // switch.shared_buffer_output_cap: per switch output, shared credits outstanding.
     std::vector<uint32_t> shared_used;
-  };
-  // A packet's id and cycles of creation and injection, kept at its source from its head's
-  // injection to its tail's delivery (flits carry only the handle, core::Flit::payload).
-  struct PacketRecord {
-    uint64_t id = 0;  // unique per run: (source << 40) | sequence number
-    uint64_t created = 0;
-    uint64_t injected = 0;  // its head left the source (network latency origin)
   };
   struct SinkVc {
     uint32_t packet = UINT32_MAX;  // payload of the packet in progress on this VC, UINT32_MAX = expecting a head

@@ -17,7 +17,7 @@ using Clock = std::chrono::steady_clock;
 bool same_flit(const PortEvent& a, const PortEvent& b) {
   if (a.flit_valid != b.flit_valid) return false;
   if (!a.flit_valid) return true;
-  return a.packet_id == b.packet_id && a.flit.vc == b.flit.vc && a.flit.flags == b.flit.flags;
+  return a.packet.id == b.packet.id && a.flit.vc == b.flit.vc && a.flit.flags == b.flit.flags;
 }
 
 bool same_credit(const PortEvent& a, const PortEvent& b) {
@@ -28,7 +28,7 @@ bool same_credit(const PortEvent& a, const PortEvent& b) {
 std::string flit_text(const PortEvent& e) {
   if (!e.flit_valid) return "no flit";
   std::ostringstream s;
-  s << "flit of packet " << e.packet_id << " (" << (e.flit.head() ? "head" : e.flit.tail() ? "tail" : "body")
+  s << "flit of packet " << e.packet.id << " (" << (e.flit.head() ? "head" : e.flit.tail() ? "tail" : "body")
     << (e.flit.head() && e.flit.tail() ? "+tail" : "") << ", vc " << int{e.flit.vc}
     << (e.flit.shared_credit() ? ", shared credit" : "") << ")";
   return s.str();
@@ -118,16 +118,16 @@ CosimResult run_cosim(const config::Config& cfg, const RtlVariant& v, const Cosi
         const PortEvent& e = me[p].flit_valid ? me[p] : re[p];
         const core::Flit& f = e.flit;
         packet_chosen = m.packet_known = true;
-        m.packet_id = e.packet_id;
+        m.packet_id = e.packet.id;
         m.src = f.src;
         m.dst = static_cast<int>(f.dst);
-        m.created = e.created;
-        m.injected = e.injected;
+        m.created = e.packet.created;
+        m.injected = e.packet.injected;
       }
       if (packet_chosen) {
-        if (me[p].flit_valid && me[p].packet_id == m.packet_id && me[p].flit.tail())
+        if (me[p].flit_valid && me[p].packet.id == m.packet_id && me[p].flit.tail())
           m.expected_delivery = static_cast<int64_t>(t + latency);
-        if (re[p].flit_valid && re[p].packet_id == m.packet_id && re[p].flit.tail())
+        if (re[p].flit_valid && re[p].packet.id == m.packet_id && re[p].flit.tail())
           m.actual_delivery = static_cast<int64_t>(t + latency);
       }
     }

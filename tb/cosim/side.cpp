@@ -41,8 +41,7 @@ uint32_t Side::tag_for_arrival(int port, const core::Flit& f) {
     tag = free_tags_.back();
     free_tags_.pop_back();
   }
-  meta_[tag] = Meta{f, endpoints_->packet_id(f.payload), endpoints_->packet_created(f.payload),
-                    endpoints_->packet_injected(f.payload)};
+  meta_[tag] = Meta{f, endpoints_->packet(f.payload)};
   arriving_tag_[port] = tag;
   return tag;
 }
@@ -86,9 +85,7 @@ void Side::step(uint64_t t) {
       if (w.tail) free_tags_.push_back(w.pkt);
       e.flit_valid = true;
       e.flit = f;
-      e.packet_id = meta.packet_id;
-      e.created = meta.created;
-      e.injected = meta.injected;
+      e.packet = meta.packet;
       down_[p]->send_flit(t, f);
     }
     const CreditWord c = unpack_credit(out_[p].credit);

@@ -20,8 +20,7 @@ namespace upswitch::cosim {
 struct PortEvent {
   bool flit_valid = false;
   core::Flit flit;  // full packet fields restored from the tag
-  // The flit's packet: its id, and the cycles it was created and injected at its source.
-  uint64_t packet_id = 0, created = 0, injected = 0;
+  traffic::TrafficEndpoints::PacketRecord packet;  // the flit's packet: id, created, injected
   bool credit_valid = false;
   core::Credit credit;
 };
@@ -48,11 +47,11 @@ class Side {
   std::unique_ptr<traffic::TrafficEndpoints> endpoints_;
   std::vector<PortWords> in_, out_;
   std::vector<PortEvent> events_;
-  // By tag: the packet's fields, its id and its creation and injection cycles (read from the
-  // endpoints when its head arrives: they hold them only until its tail is delivered).
+  // By tag: the packet's fields and its record (read from the endpoints when its head arrives:
+  // they hold it only until its tail is delivered).
   struct Meta {
     core::Flit flit;
-    uint64_t packet_id = 0, created = 0, injected = 0;
+    traffic::TrafficEndpoints::PacketRecord packet;
   };
   std::vector<Meta> meta_;
   std::vector<uint32_t> free_tags_;

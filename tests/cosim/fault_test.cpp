@@ -53,9 +53,9 @@ FirstOut first_output(const config::Config& cfg) {
       if (!found) {
         found = true;
         f.cycle = t;
-        f.packet = e.packet_id;
+        f.packet = e.packet.id;
       }
-      if (e.packet_id == f.packet && e.flit.tail()) {
+      if (e.packet.id == f.packet && e.flit.tail()) {
         f.tail_cycle = t;
         return f;
       }
