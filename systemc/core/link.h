@@ -225,8 +225,10 @@ class Link {
   std::vector<uint64_t> credit_losses_;
   size_t loss_idx_ = 0;
   uint64_t credits_lost_ = 0;
-  std::vector<std::pair<uint64_t, Flit>> flit_out_;  // deferred sends (cycle sent, item); kept capacity
-  std::vector<std::pair<uint64_t, Credit>> credit_out_;
+  // Deferred sends (cycle sent, item), capacity kept: the flit sender's and the credit sender's,
+  // two threads that write them in the same window, so a cache line each.
+  alignas(64) std::vector<std::pair<uint64_t, Flit>> flit_out_;
+  alignas(64) std::vector<std::pair<uint64_t, Credit>> credit_out_;
 };
 
 // The newest due cycle of any flit or credit sent on these links (plain links; 0 before the

@@ -19,30 +19,49 @@ int group_at(const ParallelPlan& plan, const network::PortRef& end) {
   return end.is_switch ? plan.group_of[static_cast<size_t>(end.id)] : 0;
 }
 
-// All threads meet here after each window; the last to arrive runs `between` alone first.
+// All threads meet here after each window; the last to arrive runs `between` alone first. A
+// waiting thread first spins on the generation for a while (a window of one cycle, as with the
+// reduction engine's units, lasts tens of microseconds: waking a thread blocked on the condition
+// variable costs about as much), then blocks, so a long window's waiter does not hold a core.
 class WindowBarrier {
  public:
   WindowBarrier(int n, std::function<void()> between) : n_(n), between_(std::move(between)) {}
   void arrive_and_wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    const uint64_t gen = gen_;
-    if (++arrived_ == n_) {
+    const uint64_t gen = gen_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_) {
       between_();
-      arrived_ = 0;
-      ++gen_;
+      arrived_.store(0, std::memory_order_relaxed);
+      {
+        std::lock_guard<std::mutex> lock(mu_);  // a waiter tests the generation under the lock
+        gen_.store(gen + 1, std::memory_order_release);
+      }
       cv_.notify_all();
       return;
     }
-    cv_.wait(lock, [&] { return gen_ != gen; });
+    for (int k = 0; k < kSpins; ++k) {
+      if (gen_.load(std::memory_order_acquire) != gen) return;
+      pause();
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return gen_.load(std::memory_order_acquire) != gen; });
   }
 
  private:
+  // A third of a millisecond to one of spinning, by the CPU's pause.
+  static constexpr int kSpins = 20000;
+  static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+  }
   const int n_;
   std::function<void()> between_;
+  std::atomic<int> arrived_{0};
+  std::atomic<uint64_t> gen_{0};
   std::mutex mu_;
   std::condition_variable cv_;
-  int arrived_ = 0;
-  uint64_t gen_ = 0;
 };
 
 }  // namespace
@@ -244,8 +263,12 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         if (g == 0) lead_next.store(UINT64_MAX, std::memory_order_release);
       }
       ticked.arrive_and_wait();
-      for (core::Link* l : flits_in[static_cast<size_t>(g)]) l->flush_deferred_flits();
-      for (core::Link* l : credits_in[static_cast<size_t>(g)]) l->flush_deferred_credits();
+      try {  // (a model defect, such as a window longer than a link, throws here)
+        for (core::Link* l : flits_in[static_cast<size_t>(g)]) l->flush_deferred_flits();
+        for (core::Link* l : credits_in[static_cast<size_t>(g)]) l->flush_deferred_credits();
+      } catch (...) {
+        fail(std::current_exception());
+      }
       barrier.arrive_and_wait();
       if (stop) return;
     }
