@@ -58,8 +58,9 @@ int sc_main(int argc, char* argv[]) {
       run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
   run_cmd->add_option("--threads", run.threads,
                       "Threads for a network of switches (packets or transactions): above 1 the plain driver runs the switches in "
-                      "parallel, with byte-identical results (doc/performance.md \"Parallel execution\"); default: "
-                      "every core when the run can be split and --kernel is not given, else 1");
+                      "parallel, with byte-identical results (doc/performance.md \"Parallel execution\"); one switch runs on two, "
+                      "its endpoints on one and the switch on the other; default: every core when a network can be split and "
+                      "--kernel is not given, else 1");
   run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");
 
   bool markdown = false;

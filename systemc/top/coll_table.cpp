@@ -138,7 +138,12 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
 
 CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads) {
   TxnFabric f(cfg, false);
-  f.use_threads(threads);
+  // On one switch two threads split the endpoints from the switch, and the reduction engine's
+  // units (one cycle inside it) make the window one cycle: that pays where the units work, the
+  // in-switch algorithm, and costs elsewhere (doc/performance.md, "Parallel execution"), so the
+  // other algorithms run on one thread there. The table is the same either way.
+  const bool unit_window = cfg.network().num_switches() == 1 && cfg.accel.reduce.enable;
+  f.use_threads(unit_window && spec.algo != coll::Algorithm::kSwitch ? 1 : threads);
   coll::CollectiveRunner runner(f);
   const int id = runner.add(spec, 0);
   coll::fill_inputs(f, runner.get(id), cfg.measure.seed);

@@ -88,12 +88,14 @@ namespace {
 ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int threads) {
   const int S = net.switches();
   ParallelPlan plan;
-  plan.groups = std::max(1, std::min(threads, S));
-  plan.group_of.assign(static_cast<size_t>(S), 0);
+  // One switch: the endpoints are one group and the switch the other.
+  const bool alone = S == 1 && threads > 1;
+  plan.groups = alone ? 2 : std::max(1, std::min(threads, S));
+  plan.group_of.assign(static_cast<size_t>(S), alone ? 1 : 0);
   // Longest first onto the least loaded group.
   std::vector<double> load(static_cast<size_t>(plan.groups), 0.0);
   load[0] = endpoint_weight * net.endpoint_ports();
-  std::vector<int> order(static_cast<size_t>(S));
+  std::vector<int> order(static_cast<size_t>(alone ? 0 : S));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return net.sw(a).ports() > net.sw(b).ports(); });
   for (int s : order) {
@@ -291,8 +293,11 @@ ParallelPlan plan_parallel(const Fabric& f, int threads) { return plan_for(f.net
 ParallelPlan plan_parallel(const TxnFabric& f, int threads) {
   ParallelPlan plan = plan_for(f.network(), 0.56, threads);
   // The reduction engine's units are endpoints one cycle inside their switch (top/txn_fabric.cpp),
-  // ticked with the accelerators: a unit whose switch another thread runs would make the window
-  // one cycle, slower than one thread.
+  // ticked with the accelerators: a unit whose switch another thread runs makes the window one
+  // cycle. On one switch that is the split there is, and it pays where the units are busy (the
+  // in-switch all-reduce); across switches the ring table on the rack ran slower on two threads
+  // than on one (doc/performance.md, "Parallel execution").
+  if (f.network().switches() == 1) return plan;
   const int accelerators = f.endpoints().accelerators();
   for (const network::Network::Channel& c : f.network().channels()) {
     const bool unit = (!c.from.is_switch && c.from.id >= accelerators) || (!c.to.is_switch && c.to.id >= accelerators);

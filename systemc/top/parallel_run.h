@@ -1,14 +1,15 @@
 // Runs a packet Fabric or a transaction fabric on several threads (`upswitch run --threads N`,
 // doc/performance.md "Parallel execution"): conservative synchronous simulation. The switches are
 // split into N groups, the endpoints (packet sources and sinks, or the accelerators and the
-// reduction engine's units, with the memories and everything they touch) joining the first; every link between two groups holds what it carries
-// until the end of a window of L cycles, L the least latency (flits) or credit delay of those
-// links, so no group needs what another sends inside the same window. Within a window each group
-// ticks its own members at their own cycles, as the sequential driver would; the group with the
-// endpoints leads, and the others never tick a cycle before it has finished the one before (so
-// a run that ends at cycle t ends there for every group). Between windows one thread delivers
-// what the links held and decides the flush's end. The results are those of Fabric::run_plain
-// (TxnFabric::run_plain), byte for byte, whatever N.
+// reduction engine's units, with the memories and everything they touch) joining the first; a
+// single switch is the second of two groups, the endpoints alone the first. Every link between
+// two groups holds what it carries until the end of a window of L cycles, L the least latency
+// (flits) or credit delay of those links, so no group needs what another sends inside the same
+// window. Within a window each group ticks its own members at their own cycles, as the
+// sequential driver would; the group with the endpoints leads, and the others never tick a cycle
+// before it has finished the one before (so a run that ends at cycle t ends there for every
+// group). Between windows one thread delivers what the links held and decides the flush's end.
+// The results are those of Fabric::run_plain (TxnFabric::run_plain), byte for byte, whatever N.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +23,9 @@
 
 namespace upswitch::top {
 
-// The plan for `threads` groups: switches balanced by ports, the endpoints counted with group 0.
-// Throws ParallelError when the run cannot be split that way.
+// The plan for `threads` groups: switches balanced by ports, the endpoints counted with group 0
+// (one switch: two groups, the endpoints and the switch). Throws ParallelError when the run
+// cannot be split that way.
 ParallelPlan plan_parallel(const Fabric& f, int threads);
 ParallelPlan plan_parallel(const TxnFabric& f, int threads);
 

@@ -1,7 +1,7 @@
 // `upswitch run --threads N` (issue 21): the same run on 1, 2 and 3 threads writes byte-identical
 // summary.json (wall-clock fields aside), links.csv, ports.csv and latency_hist.csv, on planes
-// and on two tiers, with packets and with transactions, as does the default (every core); what cannot run on several threads is one
-// line with exit 2 and nothing written.
+// and on two tiers, with packets and with transactions, as does the default (every core), and on
+// one switch; what cannot run on several threads is one line with exit 2 and nothing written.
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
@@ -65,6 +65,36 @@ TEST(ThreadsCli, CollectiveTablesAreTheSameOnEveryThreadCount) {
   EXPECT_NE(tables[0].find("all_reduce,ring,16,65536"), std::string::npos) << tables[0];
   EXPECT_EQ(tables[1], tables[0]);
   EXPECT_EQ(tables[2], tables[0]);
+}
+
+// One switch: `--threads 2` runs its endpoints and the switch on two threads (the default stays
+// one thread and the SystemC kernel), the same files as one thread; and a collective in the switch
+// (the reduction engine's units stay with the accelerators), the same table.
+TEST(ThreadsCli, OneSwitchWritesTheSameFilesOnTwoThreads) {
+  std::vector<fs::path> dirs;
+  for (const char* threads : {"", "--kernel plain --threads 1", "--threads 2"}) {
+    const fs::path out = scratch("threads_one_" + std::to_string(dirs.size()));
+    const Result r = run("run --set switch.ports=16 --set traffic.rate=0.9 --set sim.measure_cycles=3000 --quiet " +
+                         std::string(threads) + " --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    dirs.push_back(out);
+  }
+  EXPECT_EQ(nlohmann::json::parse(slurp(dirs[0] / "summary.json"))["sim"]["kernel"], "systemc");
+  EXPECT_EQ(nlohmann::json::parse(slurp(dirs[2] / "summary.json"))["sim"]["kernel"], "plain");
+  for (size_t k = 1; k < dirs.size(); ++k)
+    for (const char* f : {"links.csv", "ports.csv", "latency_hist.csv"})
+      EXPECT_EQ(slurp(dirs[k] / f), slurp(dirs[0] / f)) << "run " << k << ": " << f;
+  EXPECT_EQ(summary_without_wall_clock(dirs[2]), summary_without_wall_clock(dirs[1]));
+  std::vector<std::string> tables;
+  for (const char* threads : {"1", "2"}) {
+    const fs::path out = scratch(std::string("threads_one_coll_") + threads);
+    const Result r = run("coll --quiet --jobs 1 --set switch.ports=8 --ranks 8 --algo switch,ring -b 16K -e 64K --threads " +
+                         std::string(threads) + " --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    tables.push_back(slurp(out / "coll.csv"));
+  }
+  EXPECT_NE(tables[0].find("all_reduce,switch,8,65536"), std::string::npos) << tables[0];
+  EXPECT_EQ(tables[1], tables[0]);
 }
 
 TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten) {

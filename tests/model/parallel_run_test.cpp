@@ -2,11 +2,13 @@
 // threads writes the same summary.json (wall-clock fields aside), links.csv, ports.csv and
 // latency histogram as the sequential plain driver, byte for byte, on planes, two tiers (run to
 // the end of the flush, and stopped at the end of the window with packets in flight), a topology
-// file and the NVL72 rack; and the window is the least latency or credit delay of a link between
-// two threads. Synthetic transaction runs (accelerators, memories and the measurement protocol on
-// the first thread) likewise, on planes, two tiers and the rack; and collectives, driven through
+// file, the NVL72 rack and one switch (the endpoints on one thread, the switch on another); and
+// the window is the least latency or credit delay of a link between two threads. Synthetic
+// transaction runs (accelerators, memories and the measurement protocol on the first thread)
+// likewise, on planes, two tiers, the rack and one switch; and collectives, driven through
 // TxnFabric::run_until_idle in slices, end at the same cycles with the same links, ports and
-// exact results. Also built alone with ThreadSanitizer (scripts/test.sh, UPSWITCH_SANITIZE=thread).
+// exact results, on two tiers and, with the reduction engine, on one switch. Also built alone
+// with ThreadSanitizer (scripts/test.sh, UPSWITCH_SANITIZE=thread).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -53,13 +55,16 @@ Outputs parallel(const config::Config& c, int threads, int* groups = nullptr) {
   return outputs_of(f);
 }
 
+// Groups for `threads` threads: one per switch at most, or the endpoints and the switch when there is one.
+int groups_for(int threads, int switches) { return switches == 1 ? std::min(threads, 2) : std::min(threads, switches); }
+
 void expect_same_for_every_thread_count(const config::Config& c, const std::string& what) {
   const Outputs one = sequential(c);
   EXPECT_NE(one.summary.find("\"conservation\""), std::string::npos);
   for (int n : {1, 2, 3}) {
     int groups = 0;
     const Outputs many = parallel(c, n, &groups);
-    EXPECT_EQ(groups, std::min(n, c.network().num_switches())) << what;
+    EXPECT_EQ(groups, groups_for(n, c.network().num_switches())) << what;
     EXPECT_TRUE(many.summary == one.summary) << what << ", " << n << " threads: summary.json differs";
     EXPECT_TRUE(many.links == one.links) << what << ", " << n << " threads: links.csv differs";
     EXPECT_TRUE(many.ports == one.ports) << what << ", " << n << " threads: ports.csv differs";
@@ -91,7 +96,7 @@ void expect_txn_same_for_every_thread_count(const config::Config& c, const std::
   for (int n : thread_counts) {
     top::TxnFabric f(c, true);
     const top::ParallelPlan plan = top::plan_parallel(f, n);
-    EXPECT_EQ(plan.groups, std::min(n, c.network().num_switches())) << what;
+    EXPECT_EQ(plan.groups, groups_for(n, c.network().num_switches())) << what;
     top::run_parallel(f, plan);
     EXPECT_EQ(f.now(), seq.now()) << what << ", " << n << " threads: the next cycle";
     const Outputs many = txn_outputs_of(f);
@@ -137,6 +142,33 @@ TEST(ParallelRun, TheNvl72RackGivesTheSameResultsOnEveryThreadCount) {
   expect_same_for_every_thread_count(
       make_config("nvl72-rack", {{"traffic.rate", "0.25"}, {"sim.warmup_cycles", "300"}, {"sim.measure_cycles", "1200"}}),
       "nvl72-rack");
+}
+
+// One switch: its endpoints on one thread, the switch on the other. The default's links are 128
+// cycles; BookSim's shape has one-cycle links and stages, so the window is one cycle and the
+// groups meet after every cycle.
+const Sets kBookSimLike = {{"switch.queueing", "vc"}, {"switch.vcs", "4"}, {"switch.vc_buffer_flits", "8"},
+                           {"switch.shared_buffer_flits", "0"}, {"switch.allocator", "separable_input_first"},
+                           {"switch.routing_cycles", "1"}, {"switch.vc_alloc_cycles", "1"}, {"switch.sw_alloc_cycles", "1"},
+                           {"switch.xbar_cycles", "1"}, {"switch.egress_cycles", "0"}, {"link.latency_cycles", "1"},
+                           {"link.credit_delay_cycles", "1"}, {"link.gbytes_per_s", "0"}, {"endpoint.rx_vc_flits", "8"},
+                           {"endpoint.rx_shared_flits", "0"}};
+
+TEST(ParallelRun, OneSwitchGivesTheSameResultsOnEveryThreadCount) {
+  expect_same_for_every_thread_count(
+      make_config("", {{"switch.ports", "16"}, {"traffic.rate", "0.9"}, {"sim.warmup_cycles", "500"}, {"sim.measure_cycles", "3000"}}),
+      "one switch");
+  expect_same_for_every_thread_count(
+      make_config("", with(kBookSimLike, {{"switch.ports", "16"}, {"traffic.rate", "0.6"}, {"sim.warmup_cycles", "500"},
+                                          {"sim.measure_cycles", "3000"}})),
+      "one switch, BookSim's shape");
+  expect_same_for_every_thread_count(make_config("", {{"switch.ports", "16"}, {"traffic.rate", "0.9"},
+                                                      {"sim.flush", "false"}, {"sim.measure_cycles", "2000"}}),
+                                     "one switch, not flushed");
+  expect_txn_same_for_every_thread_count(
+      txn_config("", {{"switch.ports", "16"}, {"txn.mix", "read:1,write:1,atomic_r:1"}, {"txn.load", "0.7"},
+                      {"sim.warmup_cycles", "500"}, {"sim.measure_cycles", "2000"}}),
+      "transactions on one switch");
 }
 
 TEST(ParallelRun, TransactionsGiveTheSameResultsOnEveryThreadCount) {
@@ -222,6 +254,37 @@ TEST(ParallelRun, CollectivesEndAtTheSameCyclesOnEveryThreadCount) {
   }
 }
 
+// One switch with the reduction engine: its units (endpoints one cycle inside the switch) stay with
+// the accelerators, so the window is one cycle; the in-switch all-reduce and the ring end at the
+// same cycles with the same links, ports and exact results on every thread count.
+TEST(ParallelRun, CollectivesOnOneSwitchEndAtTheSameCyclesOnEveryThreadCount) {
+  const config::Config cfg = txn_config("", {{"switch.ports", "8"}, {"sim.check_interval_cycles", "400"}});
+  {
+    top::TxnFabric f(cfg, false);
+    const top::ParallelPlan plan = top::plan_parallel(f, 3);
+    EXPECT_EQ(plan.groups, 2);
+    EXPECT_EQ(plan.window, 1u);
+  }
+  for (const coll::Algorithm algo : {coll::Algorithm::kSwitch, coll::Algorithm::kRing}) {
+    SCOPED_TRACE(coll::algorithm_name(algo));
+    const coll::CollectiveSpec spec =
+        spec_of(coll::Collective::kAllReduce, algo, first_ranks(cfg.endpoints()), uint64_t{48} << 10);
+    const CollSlices one = collective_in_slices(cfg, spec, 1, 700);
+    EXPECT_GT(one.ends.size(), 3u);
+    EXPECT_EQ(one.wrong, 0u);
+    EXPECT_GT(one.elements, 0u);
+    for (int n : {2, 3}) {
+      const CollSlices many = collective_in_slices(cfg, spec, n, 700);
+      EXPECT_EQ(many.ends, one.ends) << n << " threads";
+      EXPECT_EQ(many.start, one.start) << n << " threads";
+      EXPECT_EQ(many.end, one.end) << n << " threads";
+      EXPECT_TRUE(many.links == one.links) << n << " threads: links.csv differs";
+      EXPECT_TRUE(many.ports == one.ports) << n << " threads: ports.csv differs";
+      EXPECT_EQ(many.wrong, 0u) << n << " threads";
+    }
+  }
+}
+
 // The window: the rack's links are 80 ns (128 cycles at 1.6 GHz) each way, credits as long; on two
 // tiers the links between switches are the shortest link between two groups.
 TEST(ParallelRun, TheWindowIsTheShortestLinkBetweenTwoThreads) {
@@ -233,6 +296,15 @@ TEST(ParallelRun, TheWindowIsTheShortestLinkBetweenTwoThreads) {
     int in_second = 0;
     for (int g : p.group_of) in_second += g == 1;
     EXPECT_GT(in_second, 9);  // the endpoints weigh on group 0, so it takes fewer switches
+  }
+  {
+    top::Fabric f(make_config("", {}));  // one switch, 80 ns links, credits 90 ns
+    const top::ParallelPlan p = top::plan_parallel(f, 4);
+    EXPECT_EQ(p.groups, 2);
+    EXPECT_EQ(p.group_of, std::vector<int>{1});
+    EXPECT_EQ(p.window, 128u);
+    EXPECT_EQ(top::plan_parallel(f, 1).groups, 1);
+    EXPECT_EQ(top::plan_parallel(top::Fabric(make_config("", kBookSimLike)), 2).window, 1u);
   }
   top::Fabric f(make_config("", with(kTwoTier, {{"link.inter_switch_latency_cycles", "40"},
                                                 {"link.inter_switch_credit_delay_cycles", "30"}})));
