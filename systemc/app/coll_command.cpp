@@ -94,7 +94,7 @@ top::CollTableOptions coll_table_options(const CollCliOptions& o) {
   if (o.jobs < 1 || o.jobs > 1024) bad("--jobs " + std::to_string(o.jobs) + ": expected 1 .. 1024 threads");
   t.jobs = o.jobs;
   if (o.threads < 1 || o.threads > 1024) bad("--threads " + std::to_string(o.threads) + ": expected 1 .. 1024 threads");
-  t.threads = o.threads;
+  t.threads = o.threads_given ? o.threads : 0;
   return t;
 }
 
@@ -129,7 +129,9 @@ CLI::App* add_coll_command(CLI::App& app) {
   cmd->add_option("--jobs", opt->jobs, "Points measured in parallel threads (default 2; the table is the same for any value)");
   cmd->add_option("--threads", opt->threads,
                   "Threads per point, its switches split between them; one switch: its endpoints and the switch on two, for the "
-                  "in-switch algorithm (default 1; the table is the same for any value)");
+                  "in-switch algorithm (default: the cores --jobs leaves idle when there are fewer points than jobs, where a "
+                  "point can be split, else 1; the table is the same for any value)")
+      ->each([o = opt.get()](const std::string&) { o->threads_given = true; });
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
   cmd->callback([opt]() {
     const int status = coll_command(*opt);

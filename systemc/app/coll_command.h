@@ -31,6 +31,7 @@ struct CollCliOptions {
   bool no_check = false;
   int jobs = 2;
   int threads = 1;
+  bool threads_given = false;  // else each point takes the cores --jobs leaves idle (CollTableOptions::threads 0)
   bool quiet = false;
 };
 

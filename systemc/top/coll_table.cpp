@@ -70,7 +70,10 @@ std::vector<uint64_t> coll_sizes(const CollTableOptions& opt) {
 
 void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   auto fail = [](const std::string& m) { throw config::ConfigError(m); };
-  if (const std::string why = parallel_refusal(cfg, opt.threads); !why.empty()) fail(why);
+  if (opt.threads == 0) {  // chosen per point (measure_coll_table)
+  } else if (const std::string why = parallel_refusal(cfg, opt.threads); !why.empty()) {
+    fail(why);
+  }
   if (opt.threads > 1) {
     try {
       TxnFabric probe(cfg, false);
@@ -136,14 +139,21 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
          " B of each rank's memory; accel.memory_bytes = " + std::to_string(cfg.accel.memory_bytes));
 }
 
-CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads) {
+CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads,
+                           bool optional) {
   TxnFabric f(cfg, false);
   // On one switch two threads split the endpoints from the switch, and the reduction engine's
   // units (one cycle inside it) make the window one cycle: that pays where the units work, the
   // in-switch algorithm, and costs elsewhere (doc/performance.md, "Parallel execution"), so the
   // other algorithms run on one thread there. The table is the same either way.
   const bool unit_window = cfg.network().num_switches() == 1 && cfg.accel.reduce.enable;
-  f.use_threads(unit_window && spec.algo != coll::Algorithm::kSwitch ? 1 : threads);
+  const int wanted = unit_window && spec.algo != coll::Algorithm::kSwitch ? 1 : threads;
+  try {
+    f.use_threads(wanted);
+  } catch (const ParallelError&) {
+    if (!optional) throw;
+    f.use_threads(1);
+  }
   coll::CollectiveRunner runner(f);
   const int id = runner.add(spec, 0);
   coll::fill_inputs(f, runner.get(id), cfg.measure.seed);
@@ -180,6 +190,14 @@ CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec
   return row;
 }
 
+// Threads not chosen: the cores the points leave idle go to them (a point takes at most what its
+// network can be split into: two on one switch).
+int threads_per_point(const CollTableOptions& opt, size_t points) {
+  if (opt.threads > 0) return opt.threads;
+  const auto jobs = static_cast<size_t>(std::max(1, opt.jobs));
+  return static_cast<int>(jobs / std::max<size_t>(1, std::min(points, jobs)));
+}
+
 CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOptions& opt,
                              const std::function<void(size_t, size_t)>& progress) {
   CollTable t;
@@ -195,8 +213,10 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
         for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, ranks, b));
       }
   t.rows.resize(specs.size());
+  const int threads = threads_per_point(opt, specs.size());
   t.interrupted = measure_rows(
-      t.rows, opt.jobs, [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check, opt.threads); },
+      t.rows, opt.jobs,
+      [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check, threads, opt.threads == 0); },
       [&](size_t d) {
         if (progress) progress(d, specs.size());
       });

@@ -30,7 +30,10 @@ struct CollTableOptions {
   int root = 0;
   bool check = true;  // compare every result element with the host reference
   int jobs = 2;       // points measured in parallel threads (the table is the same for any value)
-  int threads = 1;    // each point's network on this many threads (TxnFabric::use_threads; the same table)
+  // Each point's network on this many threads (TxnFabric::use_threads; the same table); 0: the
+  // cores --jobs leaves idle when the table has fewer points than jobs, for points that can be
+  // split (else one).
+  int threads = 1;
 };
 
 struct CollRow {
@@ -65,7 +68,13 @@ std::vector<uint64_t> coll_sizes(const CollTableOptions& opt);
 // Throws config::ConfigError naming the option for anything the table cannot measure.
 void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt);
 // One point: a fresh fabric, one collective from cycle 0.
-CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads = 1);
+// The threads each of `points` points gets (CollTableOptions::threads; 0: --jobs over the points
+// measured at once).
+int threads_per_point(const CollTableOptions& opt, size_t points);
+// `threads` as CollTableOptions::threads, but 0 is not allowed; `optional`: one thread when the
+// point cannot be split (instead of ParallelError).
+CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads = 1,
+                           bool optional = false);
 CollTable measure_coll_table(const config::Config& cfg, const CollTableOptions& opt,
                              const std::function<void(size_t done, size_t total)>& progress = {});
 

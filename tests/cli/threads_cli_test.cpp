@@ -86,15 +86,27 @@ TEST(ThreadsCli, OneSwitchWritesTheSameFilesOnTwoThreads) {
       EXPECT_EQ(slurp(dirs[k] / f), slurp(dirs[0] / f)) << "run " << k << ": " << f;
   EXPECT_EQ(summary_without_wall_clock(dirs[2]), summary_without_wall_clock(dirs[1]));
   std::vector<std::string> tables;
-  for (const char* threads : {"1", "2"}) {
-    const fs::path out = scratch(std::string("threads_one_coll_") + threads);
-    const Result r = run("coll --quiet --jobs 1 --set switch.ports=8 --ranks 8 --algo switch,ring -b 16K -e 64K --threads " +
+  for (const char* threads : {"--jobs 1 --threads 1", "--jobs 1 --threads 2"}) {
+    const fs::path out = scratch("threads_one_coll_" + std::to_string(tables.size()));
+    const Result r = run("coll --quiet --set switch.ports=8 --ranks 8 --algo switch,ring -b 16K -e 64K " +
                          std::string(threads) + " --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.err;
     tables.push_back(slurp(out / "coll.csv"));
   }
   EXPECT_NE(tables[0].find("all_reduce,switch,8,65536"), std::string::npos) << tables[0];
   EXPECT_EQ(tables[1], tables[0]);
+  // Without --threads a lone point takes the core the other job leaves idle: two threads on one
+  // switch, and on planes (whose engine units refuse a split) one, without an error.
+  std::vector<std::string> lone;
+  for (const std::string& args : {std::string("--set switch.ports=8 --threads 1"), std::string("--set switch.ports=8"),
+                                  std::string("--set topology.kind=planes --set topology.endpoints=8 --set topology.planes=2")}) {
+    const fs::path out = scratch("threads_lone_" + std::to_string(lone.size()));
+    const Result r = run("coll --quiet --ranks 8 --algo switch -b 64K -e 64K " + args + " --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    lone.push_back(slurp(out / "coll.csv"));
+  }
+  EXPECT_EQ(lone[1], lone[0]);
+  EXPECT_NE(lone[2].find("all_reduce,switch,8,65536"), std::string::npos) << lone[2];
 }
 
 TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten) {

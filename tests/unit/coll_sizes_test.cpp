@@ -1,4 +1,5 @@
-// The message sizes of a collective table (top::coll_sizes), against lists worked out by hand.
+// The message sizes of a collective table (top::coll_sizes), against lists worked out by hand;
+// and the threads each point gets (top::threads_per_point).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -25,6 +26,22 @@ TEST(CollSizes, EachSizeOnce) {
   o.min_bytes = 5;
   o.max_bytes = 100;  // 5, 15, 45 -> 4, 12, 44 (whole 4 B words)
   EXPECT_EQ(top::coll_sizes(o), (std::vector<uint64_t>{4, 12, 44}));
+}
+
+// --threads given: that many. Not given: the --jobs cores the points measured at once leave idle.
+TEST(CollSizes, PointsTakeTheCoresTheJobsLeaveIdle) {
+  top::CollTableOptions o;
+  o.threads = 0;
+  o.jobs = 2;
+  EXPECT_EQ(top::threads_per_point(o, 1), 2);
+  EXPECT_EQ(top::threads_per_point(o, 2), 1);
+  EXPECT_EQ(top::threads_per_point(o, 40), 1);
+  o.jobs = 8;
+  EXPECT_EQ(top::threads_per_point(o, 3), 2);
+  EXPECT_EQ(top::threads_per_point(o, 0), 8);
+  o.threads = 3;
+  EXPECT_EQ(top::threads_per_point(o, 1), 3);
+  EXPECT_EQ(top::threads_per_point(o, 40), 3);
 }
 
 }  // namespace
