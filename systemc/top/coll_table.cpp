@@ -70,10 +70,8 @@ std::vector<uint64_t> coll_sizes(const CollTableOptions& opt) {
 
 void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   auto fail = [](const std::string& m) { throw config::ConfigError(m); };
-  if (opt.threads == 0) {  // chosen per point (measure_coll_table)
-  } else if (const std::string why = parallel_refusal(cfg, opt.threads); !why.empty()) {
-    fail(why);
-  }
+  if (opt.threads != 0)  // (0: chosen per point, see measure_coll_table)
+    if (const std::string why = parallel_refusal(cfg, opt.threads); !why.empty()) fail(why);
   if (opt.threads > 1) {
     try {
       TxnFabric probe(cfg, false);

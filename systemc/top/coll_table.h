@@ -67,12 +67,11 @@ std::vector<int> group_ranks(const config::Config& cfg, const CollTableOptions& 
 std::vector<uint64_t> coll_sizes(const CollTableOptions& opt);
 // Throws config::ConfigError naming the option for anything the table cannot measure.
 void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt);
-// One point: a fresh fabric, one collective from cycle 0.
 // The threads each of `points` points gets (CollTableOptions::threads; 0: --jobs over the points
 // measured at once).
 int threads_per_point(const CollTableOptions& opt, size_t points);
-// `threads` as CollTableOptions::threads, but 0 is not allowed; `optional`: one thread when the
-// point cannot be split (instead of ParallelError).
+// One point: a fresh fabric, one collective from cycle 0, on `threads` threads (at least 1);
+// `optional`: one thread when the point cannot be split (instead of ParallelError).
 CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads = 1,
                            bool optional = false);
 CollTable measure_coll_table(const config::Config& cfg, const CollTableOptions& opt,

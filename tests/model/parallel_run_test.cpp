@@ -223,27 +223,31 @@ CollSlices collective_in_slices(const config::Config& cfg, const coll::Collectiv
   return out;
 }
 
+// An all-reduce of 48 KiB per rank over every endpoint by `algo`, in slices of 700 cycles, on 1, 2 and 3 threads.
+void expect_collective_same_on_every_thread_count(const config::Config& cfg, coll::Algorithm algo) {
+  SCOPED_TRACE(coll::algorithm_name(algo));
+  const coll::CollectiveSpec spec =
+      spec_of(coll::Collective::kAllReduce, algo, first_ranks(cfg.endpoints()), uint64_t{48} << 10);
+  const CollSlices one = collective_in_slices(cfg, spec, 1, 700);
+  EXPECT_GT(one.ends.size(), 3u);  // several slices, the last one idle
+  EXPECT_EQ(one.wrong, 0u);
+  EXPECT_GT(one.elements, 0u);
+  for (int n : {2, 3}) {
+    const CollSlices many = collective_in_slices(cfg, spec, n, 700);
+    EXPECT_EQ(many.ends, one.ends) << n << " threads";
+    EXPECT_EQ(many.start, one.start) << n << " threads";
+    EXPECT_EQ(many.end, one.end) << n << " threads";
+    EXPECT_TRUE(many.links == one.links) << n << " threads: links.csv differs";
+    EXPECT_TRUE(many.ports == one.ports) << n << " threads: ports.csv differs";
+    EXPECT_EQ(many.wrong, 0u) << n << " threads";
+  }
+}
+
 TEST(ParallelRun, CollectivesEndAtTheSameCyclesOnEveryThreadCount) {
   // Without the reduction engine (its units run with the accelerators; see the refusal below).
   const config::Config cfg = txn_config("", with(kTwoTier, {{"reduce.enable", "false"}, {"sim.check_interval_cycles", "400"}}));
-  for (const coll::Algorithm algo : {coll::Algorithm::kRing, coll::Algorithm::kOneShot}) {
-    SCOPED_TRACE(coll::algorithm_name(algo));
-    const coll::CollectiveSpec spec =
-        spec_of(coll::Collective::kAllReduce, algo, first_ranks(cfg.endpoints()), uint64_t{48} << 10);
-    const CollSlices one = collective_in_slices(cfg, spec, 1, 700);
-    EXPECT_GT(one.ends.size(), 3u);  // several slices, the last one idle
-    EXPECT_EQ(one.wrong, 0u);
-    EXPECT_GT(one.elements, 0u);
-    for (int n : {2, 3}) {
-      const CollSlices many = collective_in_slices(cfg, spec, n, 700);
-      EXPECT_EQ(many.ends, one.ends) << n << " threads";
-      EXPECT_EQ(many.start, one.start) << n << " threads";
-      EXPECT_EQ(many.end, one.end) << n << " threads";
-      EXPECT_TRUE(many.links == one.links) << n << " threads: links.csv differs";
-      EXPECT_TRUE(many.ports == one.ports) << n << " threads: ports.csv differs";
-      EXPECT_EQ(many.wrong, 0u) << n << " threads";
-    }
-  }
+  for (const coll::Algorithm algo : {coll::Algorithm::kRing, coll::Algorithm::kOneShot})
+    expect_collective_same_on_every_thread_count(cfg, algo);
   // With the engine's units on switches of another thread, a split is refused in one line.
   top::TxnFabric f(txn_config("", kTwoTier), false);
   try {
@@ -265,24 +269,8 @@ TEST(ParallelRun, CollectivesOnOneSwitchEndAtTheSameCyclesOnEveryThreadCount) {
     EXPECT_EQ(plan.groups, 2);
     EXPECT_EQ(plan.window, 1u);
   }
-  for (const coll::Algorithm algo : {coll::Algorithm::kSwitch, coll::Algorithm::kRing}) {
-    SCOPED_TRACE(coll::algorithm_name(algo));
-    const coll::CollectiveSpec spec =
-        spec_of(coll::Collective::kAllReduce, algo, first_ranks(cfg.endpoints()), uint64_t{48} << 10);
-    const CollSlices one = collective_in_slices(cfg, spec, 1, 700);
-    EXPECT_GT(one.ends.size(), 3u);
-    EXPECT_EQ(one.wrong, 0u);
-    EXPECT_GT(one.elements, 0u);
-    for (int n : {2, 3}) {
-      const CollSlices many = collective_in_slices(cfg, spec, n, 700);
-      EXPECT_EQ(many.ends, one.ends) << n << " threads";
-      EXPECT_EQ(many.start, one.start) << n << " threads";
-      EXPECT_EQ(many.end, one.end) << n << " threads";
-      EXPECT_TRUE(many.links == one.links) << n << " threads: links.csv differs";
-      EXPECT_TRUE(many.ports == one.ports) << n << " threads: ports.csv differs";
-      EXPECT_EQ(many.wrong, 0u) << n << " threads";
-    }
-  }
+  for (const coll::Algorithm algo : {coll::Algorithm::kSwitch, coll::Algorithm::kRing})
+    expect_collective_same_on_every_thread_count(cfg, algo);
 }
 
 // The window: the rack's links are 80 ns (128 cycles at 1.6 GHz) each way, credits as long; on two
