@@ -92,16 +92,17 @@ ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int t
   const bool alone = S == 1 && threads > 1;
   plan.groups = alone ? 2 : std::max(1, std::min(threads, S));
   plan.group_of.assign(static_cast<size_t>(S), alone ? 1 : 0);
-  // Longest first onto the least loaded group.
-  std::vector<double> load(static_cast<size_t>(plan.groups), 0.0);
-  load[0] = endpoint_weight * net.endpoint_ports();
-  std::vector<int> order(static_cast<size_t>(alone ? 0 : S));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return net.sw(a).ports() > net.sw(b).ports(); });
-  for (int s : order) {
-    const auto g = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-    plan.group_of[static_cast<size_t>(s)] = static_cast<int>(g);
-    load[g] += net.sw(s).ports();
+  if (!alone) {  // longest first onto the least loaded group
+    std::vector<double> load(static_cast<size_t>(plan.groups), 0.0);
+    load[0] = endpoint_weight * net.endpoint_ports();
+    std::vector<int> order(static_cast<size_t>(S));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return net.sw(a).ports() > net.sw(b).ports(); });
+    for (int s : order) {
+      const auto g = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+      plan.group_of[static_cast<size_t>(s)] = static_cast<int>(g);
+      load[g] += net.sw(s).ports();
+    }
   }
   plan.window = UINT64_MAX;
   for (const network::Network::Channel& c : net.channels()) {

@@ -121,7 +121,6 @@ CosimResult run_cosim(const config::Config& cfg, const RtlVariant& v, const Cosi
         m.packet_id = e.packet.id;
         m.src = f.src;
         m.dst = static_cast<int>(f.dst);
-        m.created = e.packet.created;
         m.injected = e.packet.injected;
       }
       if (packet_chosen) {

@@ -33,7 +33,7 @@ struct Mismatch {
   bool packet_known = false;
   uint64_t packet_id = 0;
   int src = -1, dst = -1;
-  uint64_t created = 0, injected = 0;
+  uint64_t injected = 0;  // the cycle its head left its source
   // Tail delivery at the sink (switch output cycle + link latency); -1 = not within the limit.
   int64_t expected_delivery = -1, actual_delivery = -1;
   std::string wave_file;
