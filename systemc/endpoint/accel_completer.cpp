@@ -60,8 +60,6 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   result_.ports[static_cast<size_t>(e)].rx_payload_bytes += b.payload;
   if (!response) {
     Node& node = nodes_[static_cast<size_t>(e)];
-    const auto local = static_cast<uint8_t>(p - node.first_port);
-    for (int k = 0; k < b.count; ++k) msgs_[b.msg[k]].port = local;
     node.admit.push(f.payload);
     node_has_work(e);
     return;
@@ -97,7 +95,8 @@ void AcceleratorEndpoints::admit(int e, uint64_t t) {
     const Bundle& b = bundles_[bh];
     if (node.completer_busy > 0 && node.completer_busy + b.count > room) return;
     node.admit.pop();
-    for (int k = 0; k < b.count; ++k) execute(e, b.msg[k], t);
+    const int local = static_cast<int>(b.rx_port) - node.first_port;
+    for (int k = 0; k < b.count; ++k) execute(e, b.msg[k], local, t);
     node.completer_busy += b.count;
     release_rx_packet(bh);
   }
@@ -129,9 +128,10 @@ void AcceleratorEndpoints::release_rx_packet(uint32_t bh) {
 //   ready = start + ceil(len / mem_bytes_per_cycle) + mem_latency_cycles.
 // With k ports, in k-ths: start = max(t k, free), free = start + ceil(len k / mem_bytes_per_cycle),
 // ready = ceil(free / k) + mem_latency_cycles.
-void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {  // p: the endpoint
+void AcceleratorEndpoints::execute(int p, uint32_t h, int local, uint64_t t) {  // p: the endpoint
   Node& port = nodes_[static_cast<size_t>(p)];
   tl::Message& m = msgs_[h];
+  m.port = static_cast<uint8_t>(local);  // the response leaves where the request arrived
   if (m.dst != p || m.response) throw TxnIntegrityError("request for endpoint " + std::to_string(m.dst) +
                                                         " executed at endpoint " + std::to_string(p));
   const uint64_t off = map_.offset(m.addr);
@@ -183,7 +183,7 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, uint64_t t) {  // p: the e
   const uint64_t start = std::max(t * k, port.mem_free_at);
   port.mem_free_at = start + ser;
   const uint64_t done = (port.mem_free_at + k - 1) / k;
-  port.pipeline.push({done + static_cast<uint64_t>(ap_.mem_latency_cycles), h});
+  port.pipeline.push({done + static_cast<uint64_t>(ap_.mem_latency_cycles), queued(h), m.port});
   refresh_node_due(p);
 }
 

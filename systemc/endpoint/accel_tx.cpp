@@ -21,6 +21,7 @@ AcceleratorEndpoints::Queued AcceleratorEndpoints::queued(uint32_t h) const {
   q.sectors = static_cast<uint8_t>(tl::header_sectors(m));
   q.halves = static_cast<uint8_t>(tl::data_halves(m));
   q.payload = tl::carries_payload(m) ? m.len : 0;
+  q.vc = m.vc;
   return q;
 }
 
@@ -59,7 +60,8 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane) {
     }
     if (sectors + q.sectors > tl::kSectorsPerControl) break;
     if (request && b.count > 0 && tl::packet_flits(halves + q.halves) > rx_lane_flits_) break;
-    b.msg[b.count++] = L.queue.take(k).msg;
+    const Queued taken = L.queue.take(k);
+    b.msg[b.count++] = taken.msg != tl::kNoMessage ? taken.msg : make_member(p, taken);
     sectors += q.sectors;
     halves += q.halves;
     b.payload += q.payload;

@@ -214,10 +214,10 @@ void AcceleratorEndpoints::tick(uint64_t t) {
     }
     if (faults_on_) faults_tick(e, t);
     if (!node.admit.empty()) admit(e, t);
-    while (!node.pipeline.empty() && node.pipeline.front().first <= t) {
-      const uint32_t h = node.pipeline.pop().second;
+    while (!node.pipeline.empty() && node.pipeline.front().at <= t) {
+      const Ready r = node.pipeline.pop();
       --node.completer_busy;
-      enqueue(p0 + msgs_[h].port, lane_of(1, msgs_[h].vc), h);
+      enqueue(p0 + r.port, lane_of(1, r.q.vc), r.q);
     }
     for (int p = p0; p < p1; ++p)
       if (ports_[p].next_arrival == t) generate(p, t);

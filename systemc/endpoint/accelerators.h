@@ -167,6 +167,8 @@ class AcceleratorEndpoints {
   size_t messages_in_use() const { return msgs_.in_use(); }
   // Requests the reduction engine has sent to group members and not yet had answered.
   uint64_t member_requests_in_flight() const { return member_in_flight_; }
+  // Of those, the ones still queued at their unit and not yet made into messages (Queued).
+  uint64_t member_requests_unmade() const { return members_unmade_; }
   int endpoints() const { return n_; }  // accelerators and engine units
 
   // Partitions, port faults, completion timeouts (accel_faults.cpp, doc/reliability.md). The
@@ -212,12 +214,31 @@ class AcceleratorEndpoints {
   };
   // A message waiting to be packed, with what packing needs of it beside its handle (taken when
   // it is queued, while it is in cache), so that forming and sending a packet read no message.
+  // An engine unit's request to a member or another unit is only described here until it is
+  // packed (msg = tl::kNoMessage, `parent` the request it copies; engine_send, make_member): a
+  // unit's queues hold up to contexts x members of them, and as whole messages they were most of
+  // a collective's memory and cache misses. Nothing reads a queued message, so when it is made
+  // changes no result.
   struct Queued {
     uint32_t msg = 0;
     uint16_t dst = 0;      // a request's completer, a response's initiator
     uint8_t sectors = 0;   // header sectors (tl::header_sectors)
     uint8_t halves = 0;    // data half-flits (tl::data_halves)
     uint16_t payload = 0;  // payload bytes it carries (0 unless tl::carries_payload)
+    // A unit's request not made yet: its context, the request it copies, VC, compression,
+    // address and issue cycle.
+    uint16_t ctx = 0;
+    uint32_t parent = tl::kNoMessage;
+    uint8_t vc = 0;  // (also set for a made message)
+    bool compressed = false;
+    uint64_t addr = 0, issued = 0;
+  };
+  // A response in a completer's pipeline: when it is ready, and how it is queued on which of the
+  // endpoint's ports (taken as the request executes, so leaving the pipeline reads no message).
+  struct Ready {
+    uint64_t at = 0;
+    Queued q;
+    uint8_t port = 0;  // index among the endpoint's own ports
   };
   struct TxLane {
     Ring<Queued> queue;         // messages waiting to be packed
@@ -258,7 +279,7 @@ class AcceleratorEndpoints {
     int completer_busy = 0;
     int completer_room = 0;  // accel.completer_queue x ports
     int admit_taken = 0;  // engine unit: requests of the front admitted packet given contexts
-    Ring<std::pair<uint64_t, uint32_t>> pipeline;  // (ready cycle, response message)
+    Ring<Ready> pipeline;  // responses in the completer's pipeline, in order
     uint64_t backlog_bytes = 0;
     // faults.switch_down: the ports in service once one was lost (empty: all of them), and
     // whether new requests wait for the ones in flight (accel_faults.cpp).
@@ -295,7 +316,7 @@ class AcceleratorEndpoints {
   void receive(int p, const core::Flit& f, uint64_t t);
   void admit(int e, uint64_t t);
   void release_rx_packet(uint32_t bh);
-  void execute(int e, uint32_t h, uint64_t t);
+  void execute(int e, uint32_t h, int port, uint64_t t);
   // accel_tx.cpp
   void transmit(int p, uint64_t t);
   bool form_bundle(int p, int lane);
@@ -324,10 +345,12 @@ class AcceleratorEndpoints {
   uint16_t engine_fan_out(int p, uint16_t ctx, uint32_t req, uint64_t t);
   int tree_spine_unit(int leaf, uint64_t region, uint64_t t) const;
   Queued queued(uint32_t h) const;  // accel_tx.cpp
+  uint32_t make_member(int p, const Queued& q);  // reduce_engine.cpp
   // Queues message h on lane `lane` of endpoint port p's transmitter.
-  void enqueue(int p, int lane, uint32_t h) {
+  void enqueue(int p, int lane, uint32_t h) { enqueue(p, lane, queued(h)); }
+  void enqueue(int p, int lane, const Queued& q) {
     Port& port = ports_[p];
-    port.tx[static_cast<size_t>(lane)].queue.push(queued(h));
+    port.tx[static_cast<size_t>(lane)].queue.push(q);
     port.lanes_pending |= 1U << lane;
     ++port.tx_work;
     port_has_work(p);
@@ -356,7 +379,7 @@ class AcceleratorEndpoints {
     const Node& node = nodes_[static_cast<size_t>(e)];
     return node_due_[static_cast<size_t>(e)] = !node.transfers.empty() || !node.admit.empty() ? 0
                                                : node.pipeline.empty() ? UINT64_MAX
-                                                                       : node.pipeline.front().first;
+                                                                       : node.pipeline.front().at;
   }
   // Endpoint e's wake cycle, and its block's, no later than `d`.
   void lower_wake(int e, uint64_t d) {
@@ -426,7 +449,8 @@ class AcceleratorEndpoints {
   uint64_t transfers_in_flight_ = 0, measured_outstanding_ = 0, backlog_total_ = 0;
   uint64_t window_begin_ = 0, window_end_ = 0;
   traffic::SaturationDetector saturation_;  // synthetic runs: the backlog over the window's parts
-  uint64_t member_in_flight_ = 0;
+  uint64_t member_in_flight_ = 0, members_unmade_ = 0;
+  tl::Message probe_;  // engine_send: a queued request's header fields, to size it
   std::vector<core::RejectLine*> rejects_;  // per port; empty = none connected
   std::vector<int> pods_;
   core::PortOutages outages_;  // faults.switch_down (port -1: paths change)

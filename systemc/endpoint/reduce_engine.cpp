@@ -52,6 +52,7 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
     tl::Message& m = msgs_[h];
     if (m.dst != p || m.response || !m.mc)
       throw TxnIntegrityError("request for endpoint " + std::to_string(m.dst) + " at engine unit " + std::to_string(p));
+    m.port = 0;  // a unit has one port
     const int g = map_.group(m.addr);
     tl::Status st = tl::Status::kOkay;
     if (g < 0 || groups_[static_cast<size_t>(g)].empty())
@@ -173,26 +174,56 @@ void AcceleratorEndpoints::engine_switch_out(int sw, uint64_t at) {
 
 // One request of context c at unit p, a copy of request h (operation, data, enables), to
 // endpoint dst at addr: a member's window, or for another unit the group's multicast window;
-// on h's VC, or `vc` when not negative.
+// on h's VC, or `vc` when not negative. It is queued as a description and made when it is packed
+// (make_member); its compression is decided now, as the address cache sees it now.
 void AcceleratorEndpoints::engine_send(int p, uint16_t c, uint32_t h, int dst, uint64_t addr, int vc, uint64_t t) {
-  const uint32_t s = msgs_.acquire();  // may move messages: index afresh below
   const tl::Message& m = msgs_[h];
+  tl::Message& sm = probe_;  // the fields tl's packet format reads
+  sm.op = m.op;
+  sm.response = false;
+  sm.status = tl::Status::kOkay;
+  sm.mc = dst >= nacc_;
+  sm.addr = addr;
+  sm.len = m.len;
+  const int port = nodes_[static_cast<size_t>(p)].first_port;
+  sm.compressed = ap_.compression && tl::compressible(sm) && ports_[port].cache.access(addr);
+  Queued q;
+  q.msg = tl::kNoMessage;
+  q.dst = static_cast<uint16_t>(dst);
+  q.sectors = static_cast<uint8_t>(tl::header_sectors(sm));
+  q.halves = static_cast<uint8_t>(tl::data_halves(sm));
+  q.payload = tl::carries_payload(sm) ? m.len : 0;
+  q.ctx = c;
+  q.parent = h;
+  q.vc = static_cast<uint8_t>(vc < 0 ? m.vc : vc);
+  q.compressed = sm.compressed;
+  q.addr = addr;
+  q.issued = t;
+  ++members_unmade_;
+  enqueue(port, lane_of(0, q.vc), q);
+}
+
+// The message of a unit's queued request q (engine_send), made as endpoint port p packs it.
+uint32_t AcceleratorEndpoints::make_member(int p, const Queued& q) {
+  const uint32_t s = msgs_.acquire();
+  const tl::Message& m = msgs_[q.parent];
   tl::Message& sm = msgs_[s];
   sm.op = m.op;
   sm.rtype = m.rtype;
   sm.rop = m.rop;
-  sm.src = static_cast<uint16_t>(p);
-  sm.dst = static_cast<uint16_t>(dst);
-  sm.mc = dst >= nacc_;
-  sm.tag = c;
-  sm.addr = addr;
+  sm.src = static_cast<uint16_t>(ports_[static_cast<size_t>(p)].owner);
+  sm.dst = q.dst;
+  sm.mc = q.dst >= nacc_;
+  sm.tag = q.ctx;
+  sm.addr = q.addr;
   sm.len = m.len;
-  sm.vc = static_cast<uint8_t>(vc < 0 ? m.vc : vc);
-  sm.issued = t;
+  sm.vc = q.vc;
+  sm.issued = q.issued;
   sm.byte_enable = m.byte_enable;
   if (tl::carries_request_data(m.op)) std::memcpy(sm.data.data(), m.data.data(), m.len);
-  sm.compressed = ap_.compression && tl::compressible(sm) && ports_[nodes_[static_cast<size_t>(p)].first_port].cache.access(sm.addr);
-  enqueue(nodes_[static_cast<size_t>(p)].first_port, lane_of(0, sm.vc), s);
+  sm.compressed = q.compressed;
+  --members_unmade_;
+  return s;
 }
 
 // A member's response reached its unit: its data joins the accumulator (load-reduce), and when
@@ -248,7 +279,7 @@ void AcceleratorEndpoints::engine_respond(int p, uint32_t h, uint64_t ready) {
   m.executed = ready;
   ready = std::max(ready, u.last_ready);
   u.last_ready = ready;
-  nodes_[static_cast<size_t>(p)].pipeline.push({ready, h});
+  nodes_[static_cast<size_t>(p)].pipeline.push({ready, queued(h), m.port});
   refresh_node_due(p);
 }
 

@@ -277,10 +277,14 @@ std::vector<std::string> check_txn_conservation(const TxnFabric& f) {
   if (r.requests_issued != r.requests_answered + e.tags_in_use())
     bad.push_back("requests: issued " + std::to_string(r.requests_issued) + " != answered " +
                   std::to_string(r.requests_answered) + " + outstanding " + std::to_string(e.tags_in_use()));
-  if (e.messages_in_use() != e.tags_in_use() + e.tags_timed_out() + e.member_requests_in_flight())
-    bad.push_back("messages: " + std::to_string(e.messages_in_use()) + " alive for " + std::to_string(e.tags_in_use()) +
-                  " outstanding requests, " + std::to_string(e.tags_timed_out()) + " timed-out ones and " +
-                  std::to_string(e.member_requests_in_flight()) + " reduction-engine member requests");
+  // A unit's member requests are messages once they are packed (AcceleratorEndpoints::Queued).
+  if (e.messages_in_use() + e.member_requests_unmade() !=
+      e.tags_in_use() + e.tags_timed_out() + e.member_requests_in_flight())
+    bad.push_back("messages: " + std::to_string(e.messages_in_use()) + " alive and " +
+                  std::to_string(e.member_requests_unmade()) + " queued to be made for " +
+                  std::to_string(e.tags_in_use()) + " outstanding requests, " + std::to_string(e.tags_timed_out()) +
+                  " timed-out ones and " + std::to_string(e.member_requests_in_flight()) +
+                  " reduction-engine member requests");
   return bad;
 }
 
