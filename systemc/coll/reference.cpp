@@ -11,19 +11,22 @@
 namespace upswitch::coll {
 namespace {
 
-// `count` float elements from `p` as long doubles (the type's switch outside the loop).
-void to_ld_row(tl::RedType t, const uint8_t* p, size_t count, long double* out) {
+// `count` float elements from `p` as Real (the type's switch outside the loop). Each float type
+// converts exactly to long double, and the types narrower than f64 exactly to double.
+template <class Real>
+void to_real_row(tl::RedType t, const uint8_t* p, size_t count, Real* out) {
   auto each = [&](auto decode, size_t e) {
-    for (size_t c = 0; c < count; ++c) out[c] = decode(p + c * e);
+    for (size_t c = 0; c < count; ++c) out[c] = static_cast<Real>(decode(p + c * e));
   };
   switch (t) {
-    case tl::RedType::kF32: each([](const uint8_t* q) { float v; std::memcpy(&v, q, 4); return static_cast<long double>(v); }, 4); break;
-    case tl::RedType::kF64: each([](const uint8_t* q) { double v; std::memcpy(&v, q, 8); return static_cast<long double>(v); }, 8); break;
-    case tl::RedType::kF16: each([](const uint8_t* q) { uint16_t v; std::memcpy(&v, q, 2); return static_cast<long double>(tl::f16_to_f32(v)); }, 2); break;
-    case tl::RedType::kBF16: each([](const uint8_t* q) { uint16_t v; std::memcpy(&v, q, 2); return static_cast<long double>(tl::bf16_to_f32(v)); }, 2); break;
-    default: std::fill(out, out + count, 0.0L); break;
+    case tl::RedType::kF32: each([](const uint8_t* q) { float v; std::memcpy(&v, q, 4); return v; }, 4); break;
+    case tl::RedType::kF64: each([](const uint8_t* q) { double v; std::memcpy(&v, q, 8); return v; }, 8); break;
+    case tl::RedType::kF16: each([](const uint8_t* q) { uint16_t v; std::memcpy(&v, q, 2); return tl::f16_to_f32(v); }, 2); break;
+    case tl::RedType::kBF16: each([](const uint8_t* q) { uint16_t v; std::memcpy(&v, q, 2); return tl::bf16_to_f32(v); }, 2); break;
+    default: std::fill(out, out + count, Real{0}); break;
   }
 }
+void to_ld_row(tl::RedType t, const uint8_t* p, size_t count, long double* out) { to_real_row(t, p, count, out); }
 
 // One float element as a long double (other types: 0).
 long double to_ld(tl::RedType t, const uint8_t* p) {
@@ -103,84 +106,108 @@ struct Checker {
   // Reductions: the out[off, off+bytes) of each rank in `who` against the reduction of every
   // rank's in[off, ...). The reference of an element is computed once and compared with every
   // rank that holds it (ranks x elements work, not ranks^2 x elements), in blocks of 64 KiB so
-  // the check's memory does not grow with the size.
+  // the check's memory does not grow with the size. Float sums are checked against the exact sum
+  // and a rounding bound, in long double for f64 and in double for the narrower types (their
+  // sums over any group carry an error far below the bound's 0.01% slack); the other reductions
+  // are bit-exact.
   void reduced(const std::vector<int>& who, uint64_t off, uint64_t bytes) {
+    if (tl::red_is_float(r.spec.type) && r.spec.op == tl::RedOp::kSum) {
+      if (r.spec.type == tl::RedType::kF64)
+        reduced_blocks(who, off, bytes, [&](auto&&... a) { sum_block<long double>(a...); });
+      else
+        reduced_blocks(who, off, bytes, [&](auto&&... a) { sum_block<double>(a...); });
+    } else {
+      reduced_blocks(who, off, bytes, [&](auto&&... a) { exact_block(a...); });
+    }
+  }
+  // Reads every rank's input of each block and has `check` compare the ranks of `who` with it.
+  template <class Check>
+  void reduced_blocks(const std::vector<int>& who, uint64_t off, uint64_t bytes, const Check& check) {
     const auto n = static_cast<size_t>(r.spec.ranks.size());
     const auto eb = static_cast<uint64_t>(e);
     const uint64_t block = std::max<uint64_t>(eb, (uint64_t{1} << 16) / eb * eb);
-    const bool fl = tl::red_is_float(r.spec.type), sum = r.spec.op == tl::RedOp::kSum;
-    const double us = step_roundoff(r.spec.type, r.spec.algo), uf = final_roundoff(r.spec.type, r.spec.algo);
-    std::vector<uint8_t> in, got, want;
-    std::vector<long double> exact, mag, row;
-    std::vector<double> bound;
-    std::vector<uint64_t> vals(n);
+    std::vector<uint8_t> in;
     for (uint64_t b0 = 0; b0 < bytes; b0 += block) {
       const uint64_t len = std::min(block, bytes - b0);
-      const size_t count = static_cast<size_t>(len / eb);
       in.resize(n * len);
       for (size_t x = 0; x < n; ++x) mem(static_cast<int>(x)).read(r.layout.in + off + b0, in.data() + x * len, len);
-      auto input = [&](size_t x, size_t c) { return in.data() + x * len + c * eb; };
-      // The reference of every element of the block: exact value and bound (float sums), else
-      // the expected bytes (integers bit-exact; min / max pick one of the inputs).
-      want.assign(count * eb, 0);
-      bound.resize(fl && sum ? count : 0);
-      if (fl && sum) {  // rank by rank over the block, each element summed in rank order
-        exact.assign(count, 0.0L);
-        mag.assign(count, 0.0L);
-        row.resize(count);
-        for (size_t x = 0; x < n; ++x) {
-          to_ld_row(r.spec.type, input(x, 0), count, row.data());
-          for (size_t c = 0; c < count; ++c) {
-            exact[c] += row[c];
-            mag[c] += std::fabs(row[c]);
-          }
-        }
-        for (size_t c = 0; c < count; ++c)
-          bound[c] = static_cast<double>(static_cast<long double>(n - 1) * us * 1.0001L * mag[c] + uf * std::fabs(exact[c])) + 1e-300;
-      } else {
-        for (size_t c = 0; c < count; ++c) {
-          if (!fl) {
-            for (size_t x = 0; x < n; ++x) vals[x] = to_bits(e, input(x, c));
-            const uint64_t v = int_reduce(r.spec.type, r.spec.op, vals);
-            std::memcpy(want.data() + c * eb, &v, static_cast<size_t>(eb));
-          } else {
-            long double best = to_ld(r.spec.type, input(0, c));
-            for (size_t x = 1; x < n; ++x) {
-              const long double v = to_ld(r.spec.type, input(x, c));
-              best = r.spec.op == tl::RedOp::kMin ? std::min(best, v) : std::max(best, v);
-            }
-            store_float(r.spec.type, static_cast<double>(best), want.data() + c * eb);
-          }
-        }
+      check(who, in, n, len, r.layout.out + off + b0);
+    }
+  }
+  // A block of a float sum: each element's exact value and bound, summed rank by rank in rank
+  // order, then every rank of `who` against them.
+  template <class Real>
+  void sum_block(const std::vector<int>& who, const std::vector<uint8_t>& in, size_t n, uint64_t len, uint64_t out) {
+    const auto eb = static_cast<uint64_t>(e);
+    const size_t count = static_cast<size_t>(len / eb);
+    const auto us = static_cast<Real>(step_roundoff(r.spec.type, r.spec.algo));
+    const auto uf = static_cast<Real>(final_roundoff(r.spec.type, r.spec.algo));
+    std::vector<Real> exact(count, Real{0}), mag(count, Real{0}), row(count);
+    for (size_t x = 0; x < n; ++x) {
+      to_real_row(r.spec.type, in.data() + x * len, count, row.data());
+      for (size_t c = 0; c < count; ++c) {
+        exact[c] += row[c];
+        mag[c] += std::fabs(row[c]);
       }
-      got.resize(len);
-      for (int i : who) {
-        mem(i).read(r.layout.out + off + b0, got.data(), len);
-        if (fl && sum) to_ld_row(r.spec.type, got.data(), count, row.data());
-        for (size_t c = 0; c < count; ++c) {
-          ++res.elements;
-          const uint8_t* g = got.data() + c * eb;
-          const uint64_t at = r.layout.out + off + b0 + c * eb;
-          if (fl && sum) {
-            const double err = static_cast<double>(std::fabs(row[c] - exact[c]));
-            res.max_error_ratio = std::max(res.max_error_ratio, err / bound[c]);
-            if (err <= bound[c]) continue;
-            wrong([&] {
-              return rank_name(i) + " element at offset " + std::to_string(at) + ": got " +
-                     std::to_string(static_cast<double>(to_ld(r.spec.type, g))) + ", exact " +
-                     std::to_string(static_cast<double>(exact[c])) + ", bound " + std::to_string(bound[c]);
-            });
-          } else if (std::memcmp(g, want.data() + c * eb, static_cast<size_t>(eb)) != 0) {
-            wrong([&] {
-              const std::string got_text = fl ? std::to_string(static_cast<double>(to_ld(r.spec.type, g)))
-                                              : std::to_string(to_bits(e, g));
-              const std::string want_text = fl ? std::to_string(static_cast<double>(to_ld(r.spec.type, want.data() + c * eb)))
-                                               : std::to_string(to_bits(e, want.data() + c * eb));
-              return rank_name(i) + " element at offset " + std::to_string(at) + ": got " + got_text + ", expected " +
-                     want_text;
-            });
-          }
+    }
+    std::vector<double> bound(count);
+    for (size_t c = 0; c < count; ++c)
+      bound[c] = static_cast<double>(static_cast<Real>(n - 1) * us * static_cast<Real>(1.0001L) * mag[c] +
+                                     uf * std::fabs(exact[c])) + 1e-300;
+    std::vector<uint8_t> got(len);
+    for (int i : who) {
+      mem(i).read(out, got.data(), len);
+      to_real_row(r.spec.type, got.data(), count, row.data());
+      for (size_t c = 0; c < count; ++c) {
+        ++res.elements;
+        const double err = static_cast<double>(std::fabs(row[c] - exact[c]));
+        res.max_error_ratio = std::max(res.max_error_ratio, err / bound[c]);
+        if (err <= bound[c]) continue;
+        wrong([&] {
+          return rank_name(i) + " element at offset " + std::to_string(out + c * eb) + ": got " +
+                 std::to_string(static_cast<double>(row[c])) + ", exact " +
+                 std::to_string(static_cast<double>(exact[c])) + ", bound " + std::to_string(bound[c]);
+        });
+      }
+    }
+  }
+  // A block of any other reduction: the expected bytes (integers bit-exact; min / max pick one of
+  // the inputs), then every rank of `who` against them.
+  void exact_block(const std::vector<int>& who, const std::vector<uint8_t>& in, size_t n, uint64_t len, uint64_t out) {
+    const auto eb = static_cast<uint64_t>(e);
+    const size_t count = static_cast<size_t>(len / eb);
+    const bool fl = tl::red_is_float(r.spec.type);
+    auto input = [&](size_t x, size_t c) { return in.data() + x * len + c * eb; };
+    std::vector<uint8_t> want(count * eb, 0), got(len);
+    std::vector<uint64_t> vals(n);
+    for (size_t c = 0; c < count; ++c) {
+      if (!fl) {
+        for (size_t x = 0; x < n; ++x) vals[x] = to_bits(e, input(x, c));
+        const uint64_t v = int_reduce(r.spec.type, r.spec.op, vals);
+        std::memcpy(want.data() + c * eb, &v, static_cast<size_t>(eb));
+      } else {
+        long double best = to_ld(r.spec.type, input(0, c));
+        for (size_t x = 1; x < n; ++x) {
+          const long double v = to_ld(r.spec.type, input(x, c));
+          best = r.spec.op == tl::RedOp::kMin ? std::min(best, v) : std::max(best, v);
         }
+        store_float(r.spec.type, static_cast<double>(best), want.data() + c * eb);
+      }
+    }
+    for (int i : who) {
+      mem(i).read(out, got.data(), len);
+      for (size_t c = 0; c < count; ++c) {
+        ++res.elements;
+        const uint8_t* g = got.data() + c * eb;
+        if (std::memcmp(g, want.data() + c * eb, static_cast<size_t>(eb)) == 0) continue;
+        wrong([&] {
+          const std::string got_text = fl ? std::to_string(static_cast<double>(to_ld(r.spec.type, g)))
+                                          : std::to_string(to_bits(e, g));
+          const std::string want_text = fl ? std::to_string(static_cast<double>(to_ld(r.spec.type, want.data() + c * eb)))
+                                           : std::to_string(to_bits(e, want.data() + c * eb));
+          return rank_name(i) + " element at offset " + std::to_string(out + c * eb) + ": got " + got_text +
+                 ", expected " + want_text;
+        });
       }
     }
   }
