@@ -18,15 +18,15 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   const int e = port.owner;
   const int lane = f.vc;
   auto fail = [&](const char* what) {
-    const std::string id = f.payload < bundles_.size() ? std::to_string(bundles_[f.payload].packet_id) : "?";
+    const std::string id = is_bundle(f.payload) ? std::to_string(bundle(f.payload).packet_id) : "?";
     throw TxnIntegrityError(std::string("transaction packet integrity: ") + what + " (packet " + id + " from " +
                             std::to_string(f.src) + " at endpoint " + std::to_string(e) + " port " + std::to_string(p) +
                             " lane " + std::to_string(lane) + ", cycle " + std::to_string(t) + ")");
   };
   if (lane >= 2 * v_) fail("lane out of range");
   if (f.dst != e) fail("flit delivered to the wrong endpoint");
-  if (f.payload >= bundles_.size()) fail("no such packet");
-  Bundle& b = bundles_[f.payload];
+  if (!is_bundle(f.payload)) fail("no such packet");
+  Bundle& b = bundle(f.payload);
   uint32_t& cur = port.rx_packet[static_cast<size_t>(lane)];
   if (f.head()) {
     if (cur != tl::kNoMessage) fail("head flit while another packet is in progress");
@@ -42,7 +42,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   if (f.msgs != b.count || f.size != b.flits || f.dst != b.dst) fail("flit and packet disagree");
   if (f.shared_credit()) b.shared_mask |= uint64_t{1} << b.received;
   if (++b.received > b.flits) fail("more flits than the packet has");
-  ++result_.flits_received;
+  ++counts_of(e).flits_received;
   ++port.rx_held;
   const bool response = lane >= v_;
   if (response) {  // the tail also frees the packet's command slots
@@ -65,7 +65,7 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
     return;
   }
   for (int k = 0; k < b.count; ++k) complete_request(e, b.msg[k], t);
-  free_bundles_.push_back(f.payload);
+  free_bundle(part_of(e), f.payload);
 }
 
 // Admits whole request packets, oldest first (from any of the endpoint's ports), while the completer has room for their requests;
@@ -79,9 +79,9 @@ void AcceleratorEndpoints::admit(int e, uint64_t t) {
     const auto room = static_cast<int>(units_[static_cast<size_t>(e - nacc_)].ctx.size());
     while (!node.admit.empty()) {
       const uint32_t bh = node.admit.front();
-      const int count = bundles_[bh].count;
+      const int count = bundle(bh).count;
       for (; node.admit_taken < count && node.completer_busy < room; ++node.admit_taken, ++node.completer_busy)
-        engine_accept(e, bundles_[bh].msg[node.admit_taken], t);
+        engine_accept(e, bundle(bh).msg[node.admit_taken], t);
       if (node.admit_taken < count) return;
       node.admit_taken = 0;
       node.admit.pop();
@@ -92,7 +92,7 @@ void AcceleratorEndpoints::admit(int e, uint64_t t) {
   const int room = node.completer_room;
   while (!node.admit.empty()) {
     const uint32_t bh = node.admit.front();
-    const Bundle& b = bundles_[bh];
+    const Bundle& b = bundle(bh);
     if (node.completer_busy > 0 && node.completer_busy + b.count > room) return;
     node.admit.pop();
     const int local = static_cast<int>(b.rx_port) - node.first_port;
@@ -105,7 +105,7 @@ void AcceleratorEndpoints::admit(int e, uint64_t t) {
 // An admitted request packet's buffer slots and command slots go back to the switch, on the
 // port the packet arrived on.
 void AcceleratorEndpoints::release_rx_packet(uint32_t bh) {
-  const Bundle& b = bundles_[bh];
+  const Bundle& b = bundle(bh);
   Port& port = ports_[b.rx_port];
   for (int k = 0; k < b.flits; ++k) {
     core::Credit c{b.rx_lane, static_cast<bool>((b.shared_mask >> k) & 1)};
@@ -116,7 +116,7 @@ void AcceleratorEndpoints::release_rx_packet(uint32_t bh) {
     port.credit_out.push(c);
   }
   port_has_work(b.rx_port);
-  free_bundles_.push_back(bh);
+  free_bundle(part_of(port.owner), bh);
 }
 
 // Executes one request on this endpoint's memory in admission order (so atomics are atomic and
@@ -178,7 +178,7 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, int local, uint64_t t) {  
   m.response = true;
   m.compressed = ap_.compression;
   m.executed = t;
-  last_progress_ = t;
+  parts_[0].last_progress = t;  // (accelerators are part 0's)
   const auto k = static_cast<uint64_t>(port.nports);
   const uint64_t start = std::max(t * k, port.mem_free_at);
   port.mem_free_at = start + ser;

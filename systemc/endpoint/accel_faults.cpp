@@ -44,7 +44,7 @@ uint32_t AcceleratorEndpoints::record_answer(int p, const tl::Message& m, tl::St
   ++result_.statuses[static_cast<size_t>(st)];
   ++result_.requests_answered;
   if (in_window(t)) result_.ports[p].completed_bytes += m.len;
-  last_progress_ = t;
+  parts_[0].last_progress = t;  // (accelerators are part 0's)
   return m.transfer;
 }
 
@@ -122,10 +122,10 @@ void AcceleratorEndpoints::lose(int p, uint32_t h) {
 // nobody, except the reduction engine (inside the switch), which takes a member's dropped
 // request or response as a target abort.
 void AcceleratorEndpoints::on_reject(int p, const core::Reject& r, uint64_t t) {
-  if (r.payload >= bundles_.size())
+  if (!is_bundle(r.payload))
     throw TxnIntegrityError("reject record for no packet at endpoint " + std::to_string(p));
-  const Bundle b = bundles_[r.payload];
-  free_bundles_.push_back(r.payload);
+  const Bundle b = bundle(r.payload);
+  free_bundle(part_of(ports_[static_cast<size_t>(p)].owner), r.payload);
   const tl::Status st =
       r.reason == core::Reject::kProtection ? tl::Status::kProtectionViolation : tl::Status::kTargetAbort;
   for (int k = 0; k < b.count; ++k) {

@@ -156,7 +156,7 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
 
   const uint16_t tag = port.free_tags.back();
   port.free_tags.pop_back();
-  const uint32_t h = msgs_.acquire();
+  const uint32_t h = msgs_.acquire(0);  // (accelerators are part 0's)
   tl::Message& m = msgs_[h];
   m.op = tr.req.op;
   m.aop = tr.req.aop;

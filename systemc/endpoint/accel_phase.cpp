@@ -99,13 +99,14 @@ bool AcceleratorEndpoints::quiescent(uint64_t t) const {
 // Transfers are in flight, yet no request has been executed or answered for watchdog_ cycles.
 void AcceleratorEndpoints::check_progress(uint64_t t) {
   if (transfers_in_flight_ == 0) {
-    last_progress_ = t;
+    parts_[0].last_progress = t;
     return;
   }
-  if (t - last_progress_ <= watchdog_) return;
+  const uint64_t last_progress = this->last_progress();
+  if (t - last_progress <= watchdog_) return;
   throw core::DeadlockError("deadlock: " + std::to_string(transfers_in_flight_) +
                                 " transfers in flight and no request executed or answered for " +
-                                std::to_string(t - last_progress_) + " cycles (cycle " + std::to_string(t) + ")",
+                                std::to_string(t - last_progress) + " cycles (cycle " + std::to_string(t) + ")",
                             dump_state(t));
 }
 
@@ -137,7 +138,7 @@ std::string AcceleratorEndpoints::dump_state(uint64_t t) const {
         s += where + std::to_string(l) + (l < v_ ? " (request)" : " (response)") + ": " +
              std::to_string(L.queue.size()) + " messages queued";
         if (L.bundle != tl::kNoMessage)
-          s += ", packet " + std::to_string(L.sent) + "/" + std::to_string(bundles_[L.bundle].flits) + " flits sent";
+          s += ", packet " + std::to_string(L.sent) + "/" + std::to_string(bundle(L.bundle).flits) + " flits sent";
         s += ", credits " + std::to_string(port.credits.reserved(l)) + " + shared " +
              std::to_string(port.credits.shared_for(l)) + "\n";
       }

@@ -25,14 +25,13 @@ AcceleratorEndpoints::Queued AcceleratorEndpoints::queued(uint32_t h) const {
   return q;
 }
 
-uint32_t AcceleratorEndpoints::new_bundle() {
-  if (free_bundles_.empty()) {
-    bundles_.emplace_back();
-    return static_cast<uint32_t>(bundles_.size() - 1);
-  }
-  const uint32_t h = free_bundles_.back();
-  free_bundles_.pop_back();
-  bundles_[h] = Bundle{};
+// A packet of part g's: one it freed, or a new one in its store.
+uint32_t AcceleratorEndpoints::new_bundle(int g) {
+  Part& part = parts_[static_cast<size_t>(g)];
+  if (part.free_bundles.empty()) return (static_cast<uint32_t>(g) << PartMessages::kShift) | part.bundles.grow();
+  const uint32_t h = part.free_bundles.back();
+  part.free_bundles.pop_back();
+  bundle(h) = Bundle{};
   return h;
 }
 
@@ -49,8 +48,8 @@ bool AcceleratorEndpoints::form_bundle(int p, int lane) {
   const bool request = lane < v_;
   const int max_msgs = max_packet_msgs_[request ? 0 : 1];
   const uint16_t dst = L.queue.front().dst;  // a request's completer, a response's initiator
-  const uint32_t bh = new_bundle();
-  Bundle& b = bundles_[bh];
+  const uint32_t bh = new_bundle(part_of(port.owner));
+  Bundle& b = bundle(bh);
   int sectors = 0, halves = 0;
   for (size_t k = 0; k < L.queue.size() && k < kPackScan && b.count < max_msgs;) {
     const Queued q = L.queue.at(k);
@@ -107,7 +106,7 @@ void AcceleratorEndpoints::transmit(int p, uint64_t t) {
     m &= ~(1U << l);
     TxLane& L = port.tx[static_cast<size_t>(l)];
     if (L.bundle == tl::kNoMessage && !form_bundle(p, l)) continue;
-    const Bundle& b = bundles_[L.bundle];
+    const Bundle& b = bundle(L.bundle);
     const int need = std::min<int>(b.flits, lane_capacity_[l < v_ ? 0 : 1]);
     const auto have = static_cast<int>(port.credits.reserved(l) + port.credits.shared_for(l));
     if (have < need || port.cmd.available(l) < b.count) continue;
@@ -122,7 +121,7 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   Port& port = ports_[p];
   TxLane& L = port.tx[static_cast<size_t>(lane)];
   const uint32_t bh = L.bundle;
-  Bundle& b = bundles_[bh];
+  Bundle& b = bundle(bh);
   core::Flit f;
   if (L.sent == 0) b.cmd_shared_tx = static_cast<uint8_t>(port.cmd.take_n(lane, b.count));
   f.msgs = b.count;
@@ -136,20 +135,21 @@ void AcceleratorEndpoints::send_flit(int p, int lane, uint64_t t) {
   f.set_shared_credit(port.credits.take(lane));
   to_switch_[p]->tx_take(t);
   to_switch_[p]->send_flit(t, f);
-  ++result_.flits_sent;
+  Counts& k = counts_of(port.owner);
+  ++k.flits_sent;
   ++result_.ports[static_cast<size_t>(port.owner)].tx_flits;
   const int cls = lane < v_ ? 0 : 1;
   const bool window = in_window(t);
   if (window) {
-    ++result_.window_flits[static_cast<size_t>(cls)];
+    ++k.window_flits[static_cast<size_t>(cls)];
     ++result_.port_window_flits[static_cast<size_t>(p)];
   }
   if (L.sent == 0) {
     result_.ports[static_cast<size_t>(port.owner)].tx_payload_bytes += b.payload;
     if (window) {
-      ++result_.window_packets[static_cast<size_t>(cls)];
-      result_.window_messages[static_cast<size_t>(cls)] += b.count;
-      result_.window_payload[static_cast<size_t>(cls)] += b.payload;
+      ++k.window_packets[static_cast<size_t>(cls)];
+      k.window_messages[static_cast<size_t>(cls)] += b.count;
+      k.window_payload[static_cast<size_t>(cls)] += b.payload;
     }
   }
   const uint32_t bit = 1U << lane;

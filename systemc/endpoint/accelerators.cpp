@@ -34,8 +34,10 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
       port_due_(layout.owner.size(), UINT64_MAX),
       node_due_(static_cast<size_t>(n_), UINT64_MAX),
       node_wake_(static_cast<size_t>(n_), 0),
-      block_wake_((static_cast<size_t>(n_) + kWakeBlock - 1) / kWakeBlock, 0),
       phase_(workload ? Phase::kWarmup : Phase::kExternal) {
+  parts_.resize(1);
+  part_of_.assign(static_cast<size_t>(n_), 0);
+  make_blocks();
   map_.base = ap.window_base;
   map_.window = ap.window_bytes;
   map_.memory = ap.memory_bytes;
@@ -119,11 +121,95 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
 void AcceleratorEndpoints::connect(int port, core::Link* to_switch, core::Link* from_switch) {
   to_switch_[port] = to_switch;
   from_switch_[port] = from_switch;
+  register_slots(port);
+}
+
+void AcceleratorEndpoints::register_slots(int port) {
   const auto e = static_cast<size_t>(ports_[static_cast<size_t>(port)].owner);
   uint64_t* wake = &node_wake_[e];
-  uint64_t* block = &block_wake_[e / kWakeBlock];
-  to_switch->set_credit_due_slot(&credit_due_[static_cast<size_t>(port)], wake, block);
-  from_switch->set_flit_due_slot(&flit_due_[static_cast<size_t>(port)], wake, block);
+  uint64_t* block = &block_wake_[block_of_[e]];
+  to_switch_[port]->set_credit_due_slot(&credit_due_[static_cast<size_t>(port)], wake, block);
+  from_switch_[port]->set_flit_due_slot(&flit_due_[static_cast<size_t>(port)], wake, block);
+}
+
+// Runs of at most kWakeBlock endpoints, each within one part and on one side of the accelerators'
+// end, each listed with its part; every block is looked at on the next tick.
+void AcceleratorEndpoints::make_blocks() {
+  blocks_.clear();
+  block_of_.assign(static_cast<size_t>(n_), 0);
+  for (Part& part : parts_) part.blocks.clear();
+  for (int e = 0; e < n_; ++e) {
+    const bool split = blocks_.empty() || e - blocks_.back().first == kWakeBlock || e == nacc_ ||
+                       part_of(e) != part_of(blocks_.back().first);
+    if (split) {
+      blocks_.push_back({e, e});
+      parts_[static_cast<size_t>(part_of(e))].blocks.push_back(static_cast<uint32_t>(blocks_.size() - 1));
+    }
+    ++blocks_.back().end;
+    block_of_[static_cast<size_t>(e)] = static_cast<uint32_t>(blocks_.size() - 1);
+  }
+  block_wake_.assign(blocks_.size(), 0);
+}
+
+bool AcceleratorEndpoints::set_parts(const std::vector<int>& part_of_endpoint) {
+  if (part_of_endpoint.size() != static_cast<size_t>(n_))
+    throw std::logic_error("AcceleratorEndpoints::set_parts: one part per endpoint expected");
+  int parts = 1;
+  for (int e = 0; e < n_; ++e) {
+    const int g = part_of_endpoint[static_cast<size_t>(e)];
+    if (g < 0 || g >= PartMessages::kMaxParts || (e < nacc_ && g != 0))
+      throw std::logic_error("AcceleratorEndpoints::set_parts: accelerators are part 0's, units 0 .. 63");
+    parts = std::max(parts, g + 1);
+  }
+  bool same = parts <= this->parts();
+  for (int e = 0; e < n_ && same; ++e) same = part_of_endpoint[static_cast<size_t>(e)] == part_of(e);
+  if (same) return true;
+  if (faults_on_) return false;
+  if (parts < this->parts() || member_requests_in_flight() != 0)
+    throw std::logic_error("AcceleratorEndpoints::set_parts: parts change only by adding, between collectives");
+  parts_.resize(static_cast<size_t>(parts));
+  msgs_.set_parts(parts);
+  for (int e = 0; e < n_; ++e) part_of_[static_cast<size_t>(e)] = static_cast<uint8_t>(part_of_endpoint[static_cast<size_t>(e)]);
+  make_blocks();
+  for (size_t p = 0; p < ports_.size(); ++p)
+    if (to_switch_[p]) register_slots(static_cast<int>(p));
+  return true;
+}
+
+void AcceleratorEndpoints::fold_counts() {
+  for (Part& part : parts_) {
+    Counts& c = part.counts;
+    result_.flits_sent += c.flits_sent;
+    result_.flits_received += c.flits_received;
+    for (size_t k = 0; k < 2; ++k) {
+      result_.window_flits[k] += c.window_flits[k];
+      result_.window_messages[k] += c.window_messages[k];
+      result_.window_packets[k] += c.window_packets[k];
+      result_.window_payload[k] += c.window_payload[k];
+    }
+    ReduceResult& r = result_.reduce;
+    r.stores += c.reduce.stores;
+    r.load_reduces += c.reduce.load_reduces;
+    r.reduces += c.reduce.reduces;
+    r.rejected += c.reduce.rejected;
+    r.member_requests += c.reduce.member_requests;
+    r.tree_requests += c.reduce.tree_requests;
+    r.context_cycles += c.reduce.context_cycles;
+    r.alu_busy_cycles += c.reduce.alu_busy_cycles;
+    r.peak_contexts = std::max(r.peak_contexts, c.reduce.peak_contexts);
+    c = Counts{};
+  }
+}
+
+uint64_t AcceleratorEndpoints::last_progress() const {
+  uint64_t l = 0;
+  for (const Part& part : parts_) l = std::max(l, part.last_progress);
+  return l;
+}
+
+void AcceleratorEndpoints::gather_parts(uint64_t last) {
+  fold_counts();
+  if (watchdog_) check_progress(last);
 }
 
 uint64_t AcceleratorEndpoints::node_next(int e) const {
@@ -147,7 +233,7 @@ void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {
     free_transfers_.pop_back();
     transfers_[h] = Transfer{};
   }
-  if (transfers_in_flight_ == 0) last_progress_ = t;  // the watchdog counts from the first one
+  if (transfers_in_flight_ == 0) parts_[0].last_progress = t;  // the watchdog counts from the first one
   Transfer& tr = transfers_[h];
   tr.req = r;
   tr.created = t;
@@ -168,7 +254,8 @@ void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {
 
 // Per endpoint, in id order: its ports take their credit and flit from the switch; then the
 // faults, the completer, the initiator; then its ports transmit and return credits. (One port
-// per endpoint: the port-by-port sequence of a single switch.)
+// per endpoint: the port-by-port sequence of a single switch.) Endpoints meet only through links,
+// so the order in which endpoints, or parts, are ticked within a cycle changes nothing.
 void AcceleratorEndpoints::tick(uint64_t t) {
   if (phase_ != Phase::kExternal) {
     advance_phase(t);
@@ -176,20 +263,34 @@ void AcceleratorEndpoints::tick(uint64_t t) {
   }
   if (watchdog_) check_progress(t);
   if (t >= next_outage_) take_out_ports(t);  // faults.switch_down
+  for (size_t b = 0; b < blocks_.size(); ++b) tick_block(b, t);
+  fold_counts();
+}
+
+// Part g's share of tick(t), on its thread: part 0 runs the phase machine and records when
+// nothing is in flight (the watchdog itself runs between windows, gather_parts).
+void AcceleratorEndpoints::tick_part(int g, uint64_t t) {
+  Part& part = parts_[static_cast<size_t>(g)];
+  if (g == 0) {
+    if (phase_ != Phase::kExternal) {
+      advance_phase(t);
+      if (phase_ == Phase::kDone) return;
+    }
+    if (transfers_in_flight_ == 0) part.last_progress = t;
+    if (t >= next_outage_) take_out_ports(t);
+  }
+  for (uint32_t b : part.blocks) tick_block(b, t);
+}
+
+// A block of endpoints, and an endpoint, with nothing due this cycle are skipped: every step
+// below would do nothing. The block's wake cycle is set again from its endpoints' as they are
+// passed (what they do meanwhile may lower it further).
+void AcceleratorEndpoints::tick_block(size_t b, uint64_t t) {
+  if (!faults_on_ && block_wake_[b] > t) return;
+  block_wake_[b] = UINT64_MAX;
   core::Credit c;  // outside the loops: most ports receive nothing
   core::Flit f;
-  for (int e = 0; e < n_; ++e) {
-    // A block of endpoints, and an endpoint, with nothing due this cycle are skipped: every step
-    // below would do nothing. The block's wake cycle is set again from its endpoints' as they are
-    // passed (what they do meanwhile may lower it further).
-    const size_t b = static_cast<size_t>(e) / kWakeBlock;
-    if (static_cast<size_t>(e) % kWakeBlock == 0) {
-      if (!faults_on_ && block_wake_[b] > t) {
-        e += static_cast<int>(kWakeBlock) - 1;
-        continue;
-      }
-      block_wake_[b] = UINT64_MAX;
-    }
+  for (int e = blocks_[b].first; e < blocks_[b].end; ++e) {
     if (!faults_on_ && node_wake_[static_cast<size_t>(e)] > t) {
       block_wake_[b] = std::min(block_wake_[b], node_wake_[static_cast<size_t>(e)]);
       continue;
@@ -241,31 +342,47 @@ void AcceleratorEndpoints::tick(uint64_t t) {
   }
 }
 
+// The first cycle after t block b has anything due, or t + 1 if it may have something at t + 1.
+// A block's wake cycle, when later than t, is its endpoints' earliest; an endpoint's, when later
+// than t, is its first work or item due (it was that when tick() set it, and only what became due
+// since has lowered it).
+uint64_t AcceleratorEndpoints::block_next(size_t b, uint64_t t) const {
+  const uint64_t bw = block_wake_[b];
+  if (bw > t) return bw;
+  uint64_t next = UINT64_MAX;
+  for (int e = blocks_[b].first; e < blocks_[b].end && next > t + 1; ++e) {
+    const uint64_t w = node_wake_[static_cast<size_t>(e)];
+    next = std::min(next, w > t ? w : node_next(e));
+  }
+  return next;
+}
+
 // Whether anything at the endpoints still has work for the next cycle.
 uint64_t AcceleratorEndpoints::next_activity(uint64_t t) const {
   if (phase_ == Phase::kDone) return UINT64_MAX;
   if (stop_requested_ || phase_ == Phase::kDrain || phase_ == Phase::kFlush) return t + 1;
-  // An endpoint's wake cycle, when later than t, is its first work or item due (it was that
-  // when tick() set it, and only what became due since has lowered it).
   const uint64_t soon = t + 1;
   uint64_t next = UINT64_MAX;
-  // A block's wake cycle, when later than t, is its endpoints' earliest.
-  for (int e = 0; e < n_ && next > soon; ++e) {
-    if (static_cast<size_t>(e) % kWakeBlock == 0) {
-      const uint64_t bw = block_wake_[static_cast<size_t>(e) / kWakeBlock];
-      if (bw > t) {
-        next = std::min(next, bw);
-        e += static_cast<int>(kWakeBlock) - 1;
-        continue;
-      }
-    }
-    const uint64_t w = node_wake_[static_cast<size_t>(e)];
-    next = std::min(next, w > t ? w : node_next(e));
-  }
+  for (size_t b = 0; b < blocks_.size() && next > soon; ++b) next = std::min(next, block_next(b, t));
   if (faults_on_)
     for (int e = 0; e < n_; ++e) next = std::min(next, faults_next(e));
   if (phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
   if (phase_ == Phase::kMeasure) next = std::min({next, window_end_, saturation_.next_sample()});
+  return std::max(next, t + 1);
+}
+
+uint64_t AcceleratorEndpoints::next_activity_part(int g, uint64_t t) const {
+  if (g == 0) {
+    if (phase_ == Phase::kDone) return UINT64_MAX;
+    if (stop_requested_ || phase_ == Phase::kDrain || phase_ == Phase::kFlush) return t + 1;
+  }
+  uint64_t next = UINT64_MAX;
+  for (uint32_t b : parts_[static_cast<size_t>(g)].blocks) {
+    next = std::min(next, block_next(b, t));
+    if (next <= t + 1) break;
+  }
+  if (g == 0 && phase_ == Phase::kWarmup) next = std::min(next, window_begin_);
+  if (g == 0 && phase_ == Phase::kMeasure) next = std::min({next, window_end_, saturation_.next_sample()});
   return std::max(next, t + 1);
 }
 
@@ -279,7 +396,7 @@ uint64_t AcceleratorEndpoints::flits_waiting() const {
   uint64_t w = 0;
   for (const Port& port : ports_)
     for (const TxLane& l : port.tx)
-      if (l.bundle != tl::kNoMessage) w += static_cast<uint64_t>(bundles_[l.bundle].flits - l.sent);
+      if (l.bundle != tl::kNoMessage) w += static_cast<uint64_t>(bundle(l.bundle).flits - l.sent);
   return w;
 }
 

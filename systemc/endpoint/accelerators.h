@@ -20,8 +20,10 @@
 #include "core/port_outages.h"
 #include "core/reject_line.h"
 #include "endpoint/accel_params.h"
+#include "endpoint/block_store.h"
 #include "endpoint/engine_tree.h"
 #include "endpoint/handle_ring.h"
+#include "endpoint/part_messages.h"
 #include "endpoint/tag_timer.h"
 #include "endpoint/transfer.h"
 #include "endpoint/txn_result.h"
@@ -105,6 +107,22 @@ class AcceleratorEndpoints {
   void connect(int port, core::Link* to_switch, core::Link* from_switch);
   void tick(uint64_t t);
   uint64_t next_activity(uint64_t t) const;
+  // Split over threads (top/parallel_run.h; doc/performance.md "Parallel execution"): each
+  // endpoint belongs to a part, which one thread ticks with the switches of its group. Accelerators
+  // are part 0's; an engine unit may be another's (its switch's group), since a unit and the
+  // accelerators meet only through links. Each part has its own messages, packets, counters and
+  // watchdog progress, so parts share nothing a tick writes. set_parts() takes the part of every
+  // endpoint (accelerators 0; parts may only be added); tick_part(g, t) and next_activity_part(g, t)
+  // are tick() and next_activity() for part g's endpoints alone (part 0's also runs the phase
+  // machine); between windows, gather_parts(last) folds the parts' counters into result() and
+  // runs the watchdog. Returns false (and changes nothing) where endpoints cannot be split:
+  // completion timeouts and reject lines, whose state spans endpoints.
+  bool set_parts(const std::vector<int>& part_of_endpoint);
+  bool can_split() const { return !faults_on_; }
+  int parts() const { return static_cast<int>(parts_.size()); }
+  void tick_part(int g, uint64_t t);
+  uint64_t next_activity_part(int g, uint64_t t) const;
+  void gather_parts(uint64_t last);
   bool done() const { return phase_ == Phase::kDone; }
   void request_stop() { stop_requested_ = true; }
   // The first cycle at which a synthetic run may end (done() after its tick), as things stand:
@@ -166,9 +184,17 @@ class AcceleratorEndpoints {
   uint64_t tags_in_use() const;    // requests issued and not yet answered, all initiators
   size_t messages_in_use() const { return msgs_.in_use(); }
   // Requests the reduction engine has sent to group members and not yet had answered.
-  uint64_t member_requests_in_flight() const { return member_in_flight_; }
+  uint64_t member_requests_in_flight() const {
+    uint64_t n = 0;
+    for (const Part& part : parts_) n += part.member_in_flight;
+    return n;
+  }
   // Of those, the ones still queued at their unit and not yet made into messages (Queued).
-  uint64_t member_requests_unmade() const { return members_unmade_; }
+  uint64_t member_requests_unmade() const {
+    uint64_t n = 0;
+    for (const Part& part : parts_) n += part.members_unmade;
+    return n;
+  }
   int endpoints() const { return n_; }  // accelerators and engine units
 
   // Partitions, port faults, completion timeouts (accel_faults.cpp, doc/reliability.md). The
@@ -385,7 +411,7 @@ class AcceleratorEndpoints {
   void lower_wake(int e, uint64_t d) {
     uint64_t& w = node_wake_[static_cast<size_t>(e)];
     w = std::min(w, d);
-    uint64_t& b = block_wake_[static_cast<size_t>(e) / kWakeBlock];
+    uint64_t& b = block_wake_[block_of_[static_cast<size_t>(e)]];
     b = std::min(b, d);
   }
   // The first cycle endpoint e has anything due: its own work, its ports' and its links' (a flit
@@ -396,7 +422,25 @@ class AcceleratorEndpoints {
   void check_progress(uint64_t t);
   bool settled() const;  // quiescent but for the links
   bool quiescent(uint64_t t) const;
-  uint32_t new_bundle();
+  // accelerators.cpp: the wake blocks (runs of at most kWakeBlock endpoints of one part), an
+  // endpoint's tick, and its links' slots.
+  void make_blocks();
+  void tick_block(size_t b, uint64_t t);
+  uint64_t block_next(size_t b, uint64_t t) const;
+  void register_slots(int port);
+  uint64_t last_progress() const;
+  // Packets (bundles): a handle carries the part whose store holds it, as a message's does.
+  uint32_t new_bundle(int part);  // accel_tx.cpp
+  void free_bundle(int part, uint32_t h) { parts_[static_cast<size_t>(part)].free_bundles.push_back(h); }
+  Bundle& bundle(uint32_t h) { return parts_[h >> PartMessages::kShift].bundles[h & PartMessages::kIndex]; }
+  const Bundle& bundle(uint32_t h) const { return parts_[h >> PartMessages::kShift].bundles[h & PartMessages::kIndex]; }
+  bool is_bundle(uint32_t h) const {
+    const size_t g = h >> PartMessages::kShift;
+    return g < parts_.size() && (h & PartMessages::kIndex) < parts_[g].bundles.size();
+  }
+  int part_of(int e) const { return part_of_[static_cast<size_t>(e)]; }
+  struct Counts;
+  Counts& counts_of(int e) { return parts_[part_of_[static_cast<size_t>(e)]].counts; }
 
   bool in_window(uint64_t t) const { return t >= window_begin_ && t < window_end_; }
   int lane_of(int cls, int vc) const { return cls * v_ + vc; }
@@ -409,7 +453,6 @@ class AcceleratorEndpoints {
   int inject_vcs_;
   std::vector<int> engine_unit_;  // AccelPorts::engine_unit
   EngineTree tree_;               // AccelPorts::engine_tree
-  std::vector<int> tree_scratch_;  // engine_fan_out: the leaves a spine unit reaches
   tl::AddressMap map_;
   bool synthetic_;
   TxnWorkload wl_;
@@ -420,7 +463,7 @@ class AcceleratorEndpoints {
   int lane_capacity_[2] = {0, 0};   // credits a lane of each class can ever hold
   int rx_lane_flits_ = 0;
   int max_packet_msgs_[2] = {0, 0};  // messages a packet of each class may carry
-  uint64_t watchdog_ = 0, last_progress_ = 0;
+  uint64_t watchdog_ = 0;
   std::vector<Port> ports_;  // endpoint ports
   std::vector<Node> nodes_;  // endpoints
   std::vector<EngineUnit> units_;
@@ -436,21 +479,42 @@ class AcceleratorEndpoints {
   // node_wake_: per endpoint, a cycle no later than its first work or item due, lowered by what
   // its links carry to it (core::Link's wake slots) and by the above; tick() passes over an
   // endpoint until then and sets it again after looking at the endpoint. block_wake_: the same
-  // for each block of kWakeBlock endpoints (the links' outer wake slots), never later than its
-  // endpoints' wake cycles, so tick() and next_activity() pass over a block of idle endpoints
-  // (a network's idle reduction-engine units) at once.
-  static constexpr size_t kWakeBlock = 64;
+  // for each block of at most kWakeBlock endpoints of one part (the links' outer wake slots),
+  // never later than its endpoints' wake cycles, so tick() and next_activity() pass over a block
+  // of idle endpoints (a network's idle reduction-engine units) at once.
+  static constexpr int kWakeBlock = 64;
   std::vector<uint64_t> port_due_, node_due_, node_wake_, block_wake_;
-  tl::MessagePool msgs_;
-  std::vector<Bundle> bundles_;  // growing may move them: no Bundle& across new_bundle()
-  std::vector<uint32_t> free_bundles_;
+  struct Block {
+    int first = 0, end = 0;  // endpoints [first, end)
+  };
+  std::vector<Block> blocks_;
+  std::vector<uint32_t> block_of_;  // per endpoint
+  // What a part's endpoints write as they tick, beside their own entries of result_ (folded into
+  // result_ after each sequential tick and between parallel windows).
+  struct Counts {
+    uint64_t flits_sent = 0, flits_received = 0;
+    std::array<uint64_t, 2> window_flits{}, window_messages{}, window_packets{}, window_payload{};
+    ReduceResult reduce;
+  };
+  void fold_counts();
+  struct alignas(64) Part {  // (a cache line of its own: parts are ticked by different threads)
+    BlockStore<Bundle> bundles{size_t{1} << PartMessages::kShift};  // packets it formed
+    std::vector<uint32_t> free_bundles;  // packets it freed (of any part's store), for reuse
+    Counts counts;
+    uint64_t last_progress = 0;  // the last cycle it executed or answered a request
+    uint64_t member_in_flight = 0, members_unmade = 0;  // its units' member requests
+    tl::Message probe;  // engine_send: a queued request's header fields, to size it
+    std::vector<int> tree_scratch;  // engine_fan_out: the leaves a spine unit reaches
+    std::vector<uint32_t> blocks;  // its wake blocks, in endpoint order
+  };
+  std::vector<Part> parts_;
+  std::vector<uint8_t> part_of_;  // per endpoint
+  PartMessages msgs_;
   std::deque<Transfer> transfers_;
   std::vector<uint32_t> free_transfers_;
   uint64_t transfers_in_flight_ = 0, measured_outstanding_ = 0, backlog_total_ = 0;
   uint64_t window_begin_ = 0, window_end_ = 0;
   traffic::SaturationDetector saturation_;  // synthetic runs: the backlog over the window's parts
-  uint64_t member_in_flight_ = 0, members_unmade_ = 0;
-  tl::Message probe_;  // engine_send: a queued request's header fields, to size it
   std::vector<core::RejectLine*> rejects_;  // per port; empty = none connected
   std::vector<int> pods_;
   core::PortOutages outages_;  // faults.switch_down (port -1: paths change)

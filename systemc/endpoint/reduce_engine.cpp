@@ -47,7 +47,8 @@ void AcceleratorEndpoints::release_group(int g) { groups_.at(static_cast<size_t>
 
 void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
   EngineUnit& u = units_[static_cast<size_t>(p - nacc_)];
-  last_progress_ = t;
+  Part& part = parts_[static_cast<size_t>(part_of(p))];
+  part.last_progress = t;
   {
     tl::Message& m = msgs_[h];
     if (m.dst != p || m.response || !m.mc)
@@ -65,7 +66,7 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
       st = tl::Status::kUnsupported;
     if (st != tl::Status::kOkay) {
       m.status = st;
-      ++result_.reduce.rejected;
+      ++part.counts.reduce.rejected;
       engine_respond(p, h, t + static_cast<uint64_t>(ap_.reduce.alu_latency_cycles));
       return;
     }
@@ -74,7 +75,7 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
     throw TxnIntegrityError("engine unit " + std::to_string(p) + " accepted a request with every context busy");
   const uint16_t c = u.free_ctx.back();
   u.free_ctx.pop_back();
-  result_.reduce.peak_contexts = std::max<uint64_t>(result_.reduce.peak_contexts, u.ctx.size() - u.free_ctx.size());
+  part.counts.reduce.peak_contexts = std::max<uint64_t>(part.counts.reduce.peak_contexts, u.ctx.size() - u.free_ctx.size());
   Context& ctx = u.ctx[c];
   ctx.req = h;
   ctx.received = 0;
@@ -83,8 +84,8 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
   ctx.alu_done = t;
   const uint16_t sent = engine_fan_out(p, c, h, t);
   u.ctx[c].members = sent;
-  result_.reduce.member_requests += sent;
-  member_in_flight_ += sent;
+  part.counts.reduce.member_requests += sent;
+  part.member_in_flight += sent;
 }
 
 // Context c of unit p sends its requests for request h and returns how many: one to every
@@ -124,7 +125,7 @@ uint16_t AcceleratorEndpoints::engine_fan_out(int p, uint16_t c, uint32_t h, uin
       if (others) {
         engine_send(p, c, h, tree_spine_unit(sw, region, t), addr, run_vc, t);
         ++sent;
-        ++result_.reduce.tree_requests;
+        ++counts_of(p).reduce.tree_requests;
       }
       break;
     }
@@ -134,17 +135,17 @@ uint16_t AcceleratorEndpoints::engine_fan_out(int p, uint16_t c, uint32_t h, uin
       break;
     case EngineTree::kSpine: {  // every leaf with members but the requester's
       const int from = tree_.unit_switch[static_cast<size_t>(msgs_[h].src - nacc_)];
-      tree_scratch_.clear();
+      std::vector<int>& leaves = parts_[static_cast<size_t>(part_of(p))].tree_scratch;
+      leaves.clear();
       for (uint16_t member : members) {
         const int leaf = tree_.leaf_of(member, pl);
-        if (leaf != from && std::find(tree_scratch_.begin(), tree_scratch_.end(), leaf) == tree_scratch_.end())
-          tree_scratch_.push_back(leaf);
+        if (leaf != from && std::find(leaves.begin(), leaves.end(), leaf) == leaves.end()) leaves.push_back(leaf);
       }
-      for (int leaf : tree_scratch_) {
+      for (int leaf : leaves) {
         const std::vector<int>& down = tree_.units[static_cast<size_t>(leaf)];
         engine_send(p, c, h, down[(region + static_cast<uint64_t>(from)) % down.size()], addr, run_vc, t);
         ++sent;
-        ++result_.reduce.tree_requests;
+        ++counts_of(p).reduce.tree_requests;
       }
       break;
     }
@@ -178,7 +179,8 @@ void AcceleratorEndpoints::engine_switch_out(int sw, uint64_t at) {
 // (make_member); its compression is decided now, as the address cache sees it now.
 void AcceleratorEndpoints::engine_send(int p, uint16_t c, uint32_t h, int dst, uint64_t addr, int vc, uint64_t t) {
   const tl::Message& m = msgs_[h];
-  tl::Message& sm = probe_;  // the fields tl's packet format reads
+  Part& part = parts_[static_cast<size_t>(part_of(p))];
+  tl::Message& sm = part.probe;  // the fields tl's packet format reads
   sm.op = m.op;
   sm.response = false;
   sm.status = tl::Status::kOkay;
@@ -199,19 +201,21 @@ void AcceleratorEndpoints::engine_send(int p, uint16_t c, uint32_t h, int dst, u
   q.compressed = sm.compressed;
   q.addr = addr;
   q.issued = t;
-  ++members_unmade_;
+  ++part.members_unmade;
   enqueue(port, lane_of(0, q.vc), q);
 }
 
 // The message of a unit's queued request q (engine_send), made as endpoint port p packs it.
 uint32_t AcceleratorEndpoints::make_member(int p, const Queued& q) {
-  const uint32_t s = msgs_.acquire();
+  const int unit = ports_[static_cast<size_t>(p)].owner;
+  Part& part = parts_[static_cast<size_t>(part_of(unit))];
+  const uint32_t s = msgs_.acquire(part_of(unit));
   const tl::Message& m = msgs_[q.parent];
   tl::Message& sm = msgs_[s];
   sm.op = m.op;
   sm.rtype = m.rtype;
   sm.rop = m.rop;
-  sm.src = static_cast<uint16_t>(ports_[static_cast<size_t>(p)].owner);
+  sm.src = static_cast<uint16_t>(unit);
   sm.dst = q.dst;
   sm.mc = q.dst >= nacc_;
   sm.tag = q.ctx;
@@ -222,7 +226,7 @@ uint32_t AcceleratorEndpoints::make_member(int p, const Queued& q) {
   sm.byte_enable = m.byte_enable;
   if (tl::carries_request_data(m.op)) std::memcpy(sm.data.data(), m.data.data(), m.len);
   sm.compressed = q.compressed;
-  --members_unmade_;
+  --part.members_unmade;
   return s;
 }
 
@@ -237,7 +241,8 @@ void AcceleratorEndpoints::engine_gathered(int p, uint32_t h, uint64_t t) {
   const uint16_t c = s.tag;
   Context& ctx = u.ctx[c];
   tl::Message& m = msgs_[ctx.req];
-  last_progress_ = t;
+  Part& part = parts_[static_cast<size_t>(part_of(p))];
+  part.last_progress = t;
   if (s.status != tl::Status::kOkay) {
     if (ctx.status == tl::Status::kOkay) ctx.status = s.status;
   } else if (m.op == tl::Opcode::kRead) {
@@ -249,21 +254,21 @@ void AcceleratorEndpoints::engine_gathered(int p, uint32_t h, uint64_t t) {
     const uint64_t busy = static_cast<uint64_t>((m.len + bytes_per_cycle - 1) / bytes_per_cycle);
     u.alu_free_at = std::max(t, u.alu_free_at) + busy;
     ctx.alu_done = u.alu_free_at;
-    result_.reduce.alu_busy_cycles += busy;
+    part.counts.reduce.alu_busy_cycles += busy;
   }
   msgs_.release(h);
-  --member_in_flight_;
+  --part.member_in_flight;
   if (++ctx.received < ctx.members) return;
   m.status = ctx.status;
   if (m.op == tl::Opcode::kRead && m.status == tl::Status::kOkay) tl::red_store(m.rtype, ctx.acc.data(), m.len, m.data.data());
   const uint64_t ready = std::max(t, ctx.alu_done) + static_cast<uint64_t>(ap_.reduce.alu_latency_cycles);
-  result_.reduce.context_cycles += ready - ctx.started;
+  part.counts.reduce.context_cycles += ready - ctx.started;
   if (m.op == tl::Opcode::kRead)
-    ++result_.reduce.load_reduces;
+    ++part.counts.reduce.load_reduces;
   else if (m.op == tl::Opcode::kReduce)
-    ++result_.reduce.reduces;
+    ++part.counts.reduce.reduces;
   else
-    ++result_.reduce.stores;
+    ++part.counts.reduce.stores;
   const uint32_t req = ctx.req;
   ctx.req = tl::kNoMessage;
   u.free_ctx.push_back(c);

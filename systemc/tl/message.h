@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tl/ops.h"
@@ -83,7 +84,11 @@ class MessagePool {
  public:
   uint32_t acquire() {
     if (free_.empty()) {
-      if (size_ % kBlock == 0) blocks_.push_back(std::make_unique<Message[]>(kBlock));
+      if (size_ % kBlock == 0) {
+        if (limit_ != 0 && blocks_.size() == limit_)
+          throw std::length_error("MessagePool: more than " + std::to_string(limit_ * kBlock) + " messages");
+        blocks_.push_back(std::make_unique<Message[]>(kBlock));
+      }
       ++in_use_;
       return static_cast<uint32_t>(size_++);
     }
@@ -101,6 +106,13 @@ class MessagePool {
   Message& operator[](uint32_t h) { return blocks_[h / kBlock][h % kBlock]; }
   const Message& operator[](uint32_t h) const { return blocks_[h / kBlock][h % kBlock]; }
   size_t in_use() const { return in_use_; }
+  // Fixes the table of blocks at room for `messages`, so that growing the pool never moves it:
+  // another thread may then read the pool's messages while this one acquires (the accelerator
+  // endpoints split over threads, top/parallel_run.h). Acquiring more throws std::length_error.
+  void reserve(size_t messages) {
+    limit_ = (messages + kBlock - 1) / kBlock;
+    blocks_.reserve(limit_);
+  }
   size_t capacity() const { return size_; }  // messages ever made: the most in flight at once
 
  private:
@@ -112,6 +124,7 @@ class MessagePool {
   std::vector<uint32_t> free_;
   size_t size_ = 0;
   size_t in_use_ = 0;
+  size_t limit_ = 0;  // blocks (reserve); 0 = none
 };
 
 }  // namespace upswitch::tl

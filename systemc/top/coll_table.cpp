@@ -140,14 +140,14 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
 CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads,
                            bool optional) {
   TxnFabric f(cfg, false);
-  // On one switch two threads split the endpoints from the switch, and the reduction engine's
-  // units (one cycle inside it) make the window one cycle: that pays where the units work, the
-  // in-switch algorithm, and costs elsewhere (doc/performance.md, "Parallel execution"), so the
-  // other algorithms run on one thread there. The table is the same either way.
-  const bool unit_window = cfg.network().num_switches() == 1 && cfg.accel.reduce.enable;
-  const int wanted = unit_window && spec.algo != coll::Algorithm::kSwitch ? 1 : threads;
   try {
-    f.use_threads(wanted);
+    // A one-cycle window (the reduction engine's units kept with the accelerators, one cycle inside
+    // a switch another thread runs: with completion timeouts) pays where the units work, the
+    // in-switch algorithm, and costs elsewhere (doc/performance.md, "Parallel execution"), so the
+    // other algorithms run on one thread then. The table is the same either way.
+    const bool short_window =
+        threads > 1 && spec.algo != coll::Algorithm::kSwitch && plan_parallel(f, threads).window == 1;
+    f.use_threads(short_window ? 1 : threads);
   } catch (const ParallelError&) {
     if (!optional) throw;
     f.use_threads(1);

@@ -16,6 +16,9 @@ class ParallelError : public std::runtime_error {
 struct ParallelPlan {
   int groups = 1;
   std::vector<int> group_of;  // per switch
+  // Per endpoint, its group (empty: every endpoint is group 0's). Accelerators are group 0's;
+  // the reduction engine's units go with their switch (AcceleratorEndpoints::set_parts).
+  std::vector<int> endpoint_group;
   uint64_t window = 0;        // cycles: the least latency or credit delay of a link between groups
 };
 

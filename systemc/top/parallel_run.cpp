@@ -14,9 +14,39 @@
 namespace upswitch::top {
 namespace {
 
-// The group a channel end belongs to (endpoints are group 0's).
+// The group a channel end belongs to (endpoints are group 0's but for the engine's units).
 int group_at(const ParallelPlan& plan, const network::PortRef& end) {
-  return end.is_switch ? plan.group_of[static_cast<size_t>(end.id)] : 0;
+  if (end.is_switch) return plan.group_of[static_cast<size_t>(end.id)];
+  return plan.endpoint_group.empty() ? 0 : plan.endpoint_group[static_cast<size_t>(end.id)];
+}
+
+// The endpoints' share of a group's cycle, for either kind of endpoints: packet sources and sinks
+// are all group 0's; accelerator endpoints split into parts (AcceleratorEndpoints::set_parts).
+void split_endpoints(traffic::TrafficEndpoints&, const ParallelPlan&) {}
+void split_endpoints(endpoint::AcceleratorEndpoints& e, const ParallelPlan& plan) {
+  if (!plan.endpoint_group.empty() && !e.set_parts(plan.endpoint_group))
+    throw std::logic_error("parallel run: the plan splits endpoints that cannot be split");
+}
+void tick_endpoints(traffic::TrafficEndpoints& e, int g, uint64_t t) {
+  if (g == 0) e.tick(t);
+}
+void tick_endpoints(endpoint::AcceleratorEndpoints& e, int g, uint64_t t) {
+  if (e.parts() == 1) {
+    if (g == 0) e.tick(t);
+  } else if (g < e.parts()) {
+    e.tick_part(g, t);
+  }
+}
+uint64_t endpoints_next(const traffic::TrafficEndpoints& e, int g, uint64_t t) {
+  return g == 0 ? e.next_activity(t) : UINT64_MAX;
+}
+uint64_t endpoints_next(const endpoint::AcceleratorEndpoints& e, int g, uint64_t t) {
+  if (e.parts() == 1) return g == 0 ? e.next_activity(t) : UINT64_MAX;
+  return g < e.parts() ? e.next_activity_part(g, t) : UINT64_MAX;
+}
+void gather_endpoints(traffic::TrafficEndpoints&, uint64_t) {}
+void gather_endpoints(endpoint::AcceleratorEndpoints& e, uint64_t last) {
+  if (e.parts() > 1) e.gather_parts(last);
 }
 
 // All threads meet here after each window; the last to arrive runs `between` alone first. A
@@ -84,25 +114,46 @@ std::string parallel_refusal(const config::Config& c, int threads) {
 
 namespace {
 
-// `endpoint_weight`: what one endpoint port costs, in switch ports.
-ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int threads) {
+// `endpoint_weight`: what one endpoint port costs, in switch ports. `first_unit`: the first
+// endpoint that is a reduction-engine unit, to go with its switch (-1: every endpoint is group 0's).
+ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int threads, int first_unit = -1) {
   const int S = net.switches();
   ParallelPlan plan;
-  // One switch: the endpoints are one group and the switch the other.
+  // Per switch, the units attached to it (their ports weigh with the switch), and per unit its switch.
+  std::vector<int> units_at(static_cast<size_t>(S), 0);
+  std::vector<int> unit_switch;
+  if (first_unit >= 0) {
+    unit_switch.assign(static_cast<size_t>(std::max(0, net.topology().num_endpoints() - first_unit)), -1);
+    for (const network::Network::Channel& c : net.channels())
+      if (!c.from.is_switch && c.from.id >= first_unit && c.to.is_switch) {
+        unit_switch[static_cast<size_t>(c.from.id - first_unit)] = c.to.id;
+        ++units_at[static_cast<size_t>(c.to.id)];
+      }
+  }
+  int unit_ports = 0;
+  for (int u : units_at) unit_ports += u;
+  // One switch: the endpoints are one group and the switch (with any units) the other.
   const bool alone = S == 1 && threads > 1;
   plan.groups = alone ? 2 : std::max(1, std::min(threads, S));
   plan.group_of.assign(static_cast<size_t>(S), alone ? 1 : 0);
   if (!alone) {  // longest first onto the least loaded group
     std::vector<double> load(static_cast<size_t>(plan.groups), 0.0);
-    load[0] = endpoint_weight * net.endpoint_ports();
+    load[0] = endpoint_weight * (net.endpoint_ports() - unit_ports);
+    auto cost = [&](int s) { return net.sw(s).ports() + endpoint_weight * units_at[static_cast<size_t>(s)]; };
     std::vector<int> order(static_cast<size_t>(S));
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return net.sw(a).ports() > net.sw(b).ports(); });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost(a) > cost(b); });
     for (int s : order) {
       const auto g = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
       plan.group_of[static_cast<size_t>(s)] = static_cast<int>(g);
-      load[g] += net.sw(s).ports();
+      load[g] += cost(s);
     }
+  }
+  if (first_unit >= 0 && plan.groups > 1) {
+    plan.endpoint_group.assign(static_cast<size_t>(net.topology().num_endpoints()), 0);
+    for (size_t u = 0; u < unit_switch.size(); ++u)
+      if (unit_switch[u] >= 0)
+        plan.endpoint_group[static_cast<size_t>(first_unit) + u] = plan.group_of[static_cast<size_t>(unit_switch[u])];
   }
   plan.window = UINT64_MAX;
   for (const network::Network::Channel& c : net.channels()) {
@@ -150,6 +201,7 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
       credits_in[static_cast<size_t>(group_at(plan, c.from))].push_back(c.wire);
     }
   if (!span.until_idle) eps.defer_flush_end();
+  split_endpoints(eps, plan);
   // A window ends at the limit; `begin` is below it.
   auto window_end = [&](uint64_t b) { return b + std::min(plan.window, span.limit - b); };
 
@@ -183,6 +235,7 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         return;
       }
       const uint64_t last = end - 1;
+      gather_endpoints(eps, last);  // the parts' counters, and the watchdog
       if (!span.until_idle) {
         if (!eps.done() && eps.flush_ready_at() != UINT64_MAX) {
           const uint64_t at = std::max(eps.flush_ready_at(), eps.links_last_due());
@@ -239,17 +292,14 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
       for (int s : mine)  // as network::Network::tick: the switches with something due
         if (net.sw(s).wake() <= t) net.sw(s).tick(t);
       ticked_last = t;
-      uint64_t next = UINT64_MAX;
-      if (g == 0) {
-        eps.tick(t);
-        if (eps.done()) {
-          lead_done_at.store(t, std::memory_order_release);
-          lead_next.store(UINT64_MAX, std::memory_order_release);
-          return ticked_last;
-        }
-        next = eps.next_activity(t);
-        if (span.hook) next = std::min(next, span.hook->next_activity(t));
+      tick_endpoints(eps, g, t);
+      if (g == 0 && eps.done()) {
+        lead_done_at.store(t, std::memory_order_release);
+        lead_next.store(UINT64_MAX, std::memory_order_release);
+        return ticked_last;
       }
+      uint64_t next = endpoints_next(eps, g, t);
+      if (g == 0 && span.hook) next = std::min(next, span.hook->next_activity(t));
       for (int s : mine) net.sw(s).fold_wake(t, next);  // as network::Network::next_activity
       t = std::max(next, t + 1);
       if (g == 0) lead_next.store(std::min(t, end), std::memory_order_release);
@@ -292,21 +342,24 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
 // execution").
 ParallelPlan plan_parallel(const Fabric& f, int threads) { return plan_for(f.network(), 0.28, threads); }
 ParallelPlan plan_parallel(const TxnFabric& f, int threads) {
+  // The reduction engine's units are endpoints one cycle inside their switch (top/txn_fabric.cpp):
+  // they run on their switch's thread (AcceleratorEndpoints::set_parts), so the window stays the
+  // accelerators' link latency.
+  const endpoint::AcceleratorEndpoints& e = f.endpoints();
+  if (e.engine_units() > 0 && e.can_split()) return plan_for(f.network(), 0.56, threads, e.accelerators());
   ParallelPlan plan = plan_for(f.network(), 0.56, threads);
-  // The reduction engine's units are endpoints one cycle inside their switch (top/txn_fabric.cpp),
-  // ticked with the accelerators: a unit whose switch another thread runs makes the window one
-  // cycle. On one switch that is the split there is, and it pays where the units are busy (the
-  // in-switch all-reduce); across switches the ring table on the rack ran slower on two threads
-  // than on one (doc/performance.md, "Parallel execution").
+  // Endpoints that cannot be split (completion timeouts) keep the units with the accelerators: a
+  // unit whose switch another thread runs makes the window one cycle. On one switch that is the
+  // split there is; across switches it is refused.
   if (f.network().switches() == 1) return plan;
   const int accelerators = f.endpoints().accelerators();
   for (const network::Network::Channel& c : f.network().channels()) {
     const bool unit = (!c.from.is_switch && c.from.id >= accelerators) || (!c.to.is_switch && c.to.id >= accelerators);
     if (unit && group_at(plan, c.from) != group_at(plan, c.to))
-      throw ParallelError("the reduction engine's units sit one cycle inside their switches and run on the "
-                          "accelerators' thread, so splitting the switches would synchronise the threads every "
-                          "cycle; expected --threads 1, or reduce.enable = false for collectives that do not "
-                          "reduce in the switch");
+      throw ParallelError("with completion timeouts (endpoint.completion_timeout_ns) the reduction engine's units "
+                          "run on the accelerators' thread, one cycle inside their switches, so splitting the "
+                          "switches would synchronise the threads every cycle; expected --threads 1, or "
+                          "reduce.enable = false for collectives that do not reduce in the switch");
   }
   return plan;
 }

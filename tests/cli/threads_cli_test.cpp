@@ -119,8 +119,9 @@ TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten)
   expect_bad_input(planes + "--threads 2 --set link.dl.enable=true --out " + out.string(),
                    "--threads 2 with link.dl.enable = true", out);
   expect_bad_input("coll --set topology.kind=planes --set topology.endpoints=8 --set topology.planes=2 --ranks 8 "
-                   "--threads 2 --out " + out.string(),
-                   "--threads 2: the reduction engine's units sit one cycle inside their switches", out);
+                   "--set endpoint.completion_timeout_ns=100000 --threads 2 --out " + out.string(),
+                   "--threads 2: with completion timeouts (endpoint.completion_timeout_ns) the reduction engine's "
+                   "units run on the accelerators' thread", out);
   expect_bad_input("coll --ranks 8 --threads 0 --out " + out.string(), "--threads 0: expected 1 .. 1024 threads", out);
   expect_bad_input(planes + "--threads 2 --kernel systemc --out " + out.string(),
                    "--threads 2 with --kernel systemc: the SystemC kernel runs one process at a time", out);

@@ -243,13 +243,44 @@ void expect_collective_same_on_every_thread_count(const config::Config& cfg, col
   }
 }
 
+// Every endpoint of the plan's group 0 but the reduction engine's units, each with its switch.
+void expect_units_with_their_switches(const top::TxnFabric& f, const top::ParallelPlan& plan) {
+  const int accelerators = f.endpoints().accelerators();
+  ASSERT_EQ(plan.endpoint_group.size(), static_cast<size_t>(f.endpoints().endpoints()));
+  for (int e = 0; e < accelerators; ++e) EXPECT_EQ(plan.endpoint_group[static_cast<size_t>(e)], 0) << e;
+  int units = 0;
+  for (const network::Network::Channel& c : f.network().channels())
+    if (!c.from.is_switch && c.from.id >= accelerators && c.to.is_switch) {
+      EXPECT_EQ(plan.endpoint_group[static_cast<size_t>(c.from.id)], plan.group_of[static_cast<size_t>(c.to.id)])
+          << "unit " << c.from.id;
+      ++units;
+    }
+  EXPECT_EQ(units, f.endpoints().engine_units());
+}
+
 TEST(ParallelRun, CollectivesEndAtTheSameCyclesOnEveryThreadCount) {
-  // Without the reduction engine (its units run with the accelerators; see the refusal below).
-  const config::Config cfg = txn_config("", with(kTwoTier, {{"reduce.enable", "false"}, {"sim.check_interval_cycles", "400"}}));
+  const config::Config no_engine =
+      txn_config("", with(kTwoTier, {{"reduce.enable", "false"}, {"sim.check_interval_cycles", "400"}}));
   for (const coll::Algorithm algo : {coll::Algorithm::kRing, coll::Algorithm::kOneShot})
-    expect_collective_same_on_every_thread_count(cfg, algo);
-  // With the engine's units on switches of another thread, a split is refused in one line.
-  top::TxnFabric f(txn_config("", kTwoTier), false);
+    expect_collective_same_on_every_thread_count(no_engine, algo);
+  // The engine's units run on their switch's thread: on two tiers (the tree of units, and every
+  // unit reaching the members itself) the window stays the shortest link between two threads.
+  for (const char* hierarchy : {"tree", "flat"}) {
+    SCOPED_TRACE(hierarchy);
+    const config::Config cfg =
+        txn_config("", with(kTwoTier, {{"reduce.hierarchy", hierarchy}, {"sim.check_interval_cycles", "400"}}));
+    {
+      top::TxnFabric f(cfg, false);
+      const top::ParallelPlan plan = top::plan_parallel(f, 3);
+      EXPECT_EQ(plan.groups, 3);
+      EXPECT_GT(plan.window, 1u);
+      expect_units_with_their_switches(f, plan);
+    }
+    expect_collective_same_on_every_thread_count(cfg, coll::Algorithm::kSwitch);
+  }
+  // With completion timeouts the units stay with the accelerators: a split that leaves a unit's
+  // one-cycle link between threads is refused in one line.
+  top::TxnFabric f(txn_config("", with(kTwoTier, {{"endpoint.completion_timeout_ns", "100000"}})), false);
   try {
     f.use_threads(2);
     ADD_FAILURE() << "a split that leaves an engine unit's one-cycle link between threads was accepted";
@@ -258,16 +289,25 @@ TEST(ParallelRun, CollectivesEndAtTheSameCyclesOnEveryThreadCount) {
   }
 }
 
-// One switch with the reduction engine: its units (endpoints one cycle inside the switch) stay with
-// the accelerators, so the window is one cycle; the in-switch all-reduce and the ring end at the
-// same cycles with the same links, ports and exact results on every thread count.
+// One switch with the reduction engine: its units run with the switch, so the window is the
+// accelerators' links (128 cycles); the in-switch all-reduce and the ring end at the same cycles
+// with the same links, ports and exact results on every thread count. With completion timeouts
+// the units stay with the accelerators and the window is one cycle.
 TEST(ParallelRun, CollectivesOnOneSwitchEndAtTheSameCyclesOnEveryThreadCount) {
   const config::Config cfg = txn_config("", {{"switch.ports", "8"}, {"sim.check_interval_cycles", "400"}});
   {
     top::TxnFabric f(cfg, false);
     const top::ParallelPlan plan = top::plan_parallel(f, 3);
     EXPECT_EQ(plan.groups, 2);
+    EXPECT_EQ(plan.window, 128u);
+    expect_units_with_their_switches(f, plan);
+  }
+  {
+    top::TxnFabric f(txn_config("", {{"switch.ports", "8"}, {"endpoint.completion_timeout_ns", "100000"}}), false);
+    const top::ParallelPlan plan = top::plan_parallel(f, 3);
+    EXPECT_EQ(plan.groups, 2);
     EXPECT_EQ(plan.window, 1u);
+    EXPECT_TRUE(plan.endpoint_group.empty());
   }
   for (const coll::Algorithm algo : {coll::Algorithm::kSwitch, coll::Algorithm::kRing})
     expect_collective_same_on_every_thread_count(cfg, algo);
