@@ -128,9 +128,9 @@ CLI::App* add_coll_command(CLI::App& app) {
   cmd->add_flag("--no-check", opt->no_check, "Skip comparing the results with the host reference");
   cmd->add_option("--jobs", opt->jobs, "Points measured in parallel threads (default 2; the table is the same for any value)");
   cmd->add_option("--threads", opt->threads,
-                  "Threads per point, its switches split between them; one switch: its endpoints and the switch on two, for the "
-                  "in-switch algorithm (default: the cores --jobs leaves idle when there are fewer points than jobs, where a "
-                  "point can be split, else 1; the table is the same for any value)")
+                  "Threads per point, its switches (each with its reduction-engine units) split between them; one switch: "
+                  "its accelerators and the switch on two (default: the cores --jobs leaves idle when there are fewer points "
+                  "than jobs, where a point can be split, else 1; the table is the same for any value)")
       ->each([o = opt.get()](const std::string&) { o->threads_given = true; });
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
   cmd->callback([opt]() {

@@ -15,7 +15,7 @@ namespace upswitch::tl {
 class PageSlabs {
  public:
   static constexpr size_t kPageBytes = 4096;
-  static constexpr size_t kSlabBytes = size_t{2} << 20;
+  static constexpr size_t kSlabBytes = size_t{2} << 20;  // tl::kHugePageBytes
 
   PageSlabs() = default;
   PageSlabs(PageSlabs&&) noexcept = default;
