@@ -141,13 +141,15 @@ CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec
                            bool optional) {
   TxnFabric f(cfg, false);
   try {
-    // A one-cycle window (the reduction engine's units kept with the accelerators, one cycle inside
-    // a switch another thread runs: with completion timeouts) pays where the units work, the
-    // in-switch algorithm, and costs elsewhere (doc/performance.md, "Parallel execution"), so the
-    // other algorithms run on one thread then. The table is the same either way.
-    const bool short_window =
-        threads > 1 && spec.algo != coll::Algorithm::kSwitch && plan_parallel(f, threads).window == 1;
-    f.use_threads(short_window ? 1 : threads);
+    // Where the split pays (doc/performance.md, "Parallel execution", twelfth pass): the in-switch
+    // algorithm keeps both threads busy. The others, with the engine's units present, run on one
+    // thread unless --threads asks (`optional` false): measured, they gained little or lost. And a
+    // one-cycle window (units kept with the accelerators, with completion timeouts) costs them
+    // even when asked. The table is the same either way.
+    bool one = false;
+    if (threads > 1 && spec.algo != coll::Algorithm::kSwitch)
+      one = (optional && f.endpoints().engine_units() > 0) || plan_parallel(f, threads).window == 1;
+    f.use_threads(one ? 1 : threads);
   } catch (const ParallelError&) {
     if (!optional) throw;
     f.use_threads(1);
