@@ -4,12 +4,13 @@
 // messages in flight.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <new>
 #include <stdexcept>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tl/huge_pages.h"
@@ -108,11 +109,12 @@ class MessagePool {
   Message& operator[](uint32_t h) { return blocks_[h / kBlock].at[h % kBlock]; }
   const Message& operator[](uint32_t h) const { return blocks_[h / kBlock].at[h % kBlock]; }
   size_t in_use() const { return in_use_; }
-  // Fixes the table of blocks at room for `messages`, so that growing the pool never moves it:
-  // another thread may then read the pool's messages while this one acquires (the accelerator
-  // endpoints split over threads, top/parallel_run.h). Acquiring more throws std::length_error.
+  // Fixes the table of blocks at room for at most `messages` (whole blocks, at least one), so that
+  // growing the pool never moves it: another thread may then read the pool's messages while this
+  // one acquires (the accelerator endpoints split over threads, top/parallel_run.h). Handles stay
+  // below `messages`; acquiring more throws std::length_error.
   void reserve(size_t messages) {
-    limit_ = (messages + kBlock - 1) / kBlock;
+    limit_ = std::max<size_t>(1, messages / kBlock);
     blocks_.reserve(limit_);
   }
   size_t capacity() const { return size_; }  // messages ever made: the most in flight at once
