@@ -14,9 +14,13 @@ constexpr size_t kPackScan = 16;
 }  // namespace
 
 AcceleratorEndpoints::Queued AcceleratorEndpoints::queued(uint32_t h) const {
-  const tl::Message& m = msgs_[h];
-  Queued q;
+  Queued q = queued_of(msgs_[h]);
   q.msg = h;
+  return q;
+}
+
+AcceleratorEndpoints::Queued AcceleratorEndpoints::queued_of(const tl::Message& m) {
+  Queued q;
   q.dst = m.response ? m.src : m.dst;  // a request goes to its completer, a response back
   q.sectors = static_cast<uint8_t>(tl::header_sectors(m));
   q.halves = static_cast<uint8_t>(tl::data_halves(m));

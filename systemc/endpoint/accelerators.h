@@ -371,6 +371,7 @@ class AcceleratorEndpoints {
   uint16_t engine_fan_out(int p, uint16_t ctx, uint32_t req, uint64_t t);
   int tree_spine_unit(int leaf, uint64_t region, uint64_t t) const;
   Queued queued(uint32_t h) const;  // accel_tx.cpp
+  static Queued queued_of(const tl::Message& m);  // (msg not set)
   uint32_t make_member(int p, const Queued& q);  // reduce_engine.cpp
   // Queues message h on lane `lane` of endpoint port p's transmitter.
   void enqueue(int p, int lane, uint32_t h) { enqueue(p, lane, queued(h)); }
