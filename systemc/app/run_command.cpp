@@ -166,7 +166,7 @@ int run_command(const RunOptions& opt) {
       cfg.measure.flush && !r.interrupted ? top::check_drained(fabric) : top::check_conservation(fabric);
   nlohmann::json summary = top::build_summary(fabric, top::RunTiming{wall, kernel}, violations);
   summary["upswitch_revision"] = UPSWITCH_REVISION;
-  if (!opt.quiet) print_summary(summary, fabric, parallel ? plan.groups : 1);
+  if (!opt.quiet) print_summary(summary, fabric, parallel ? plan.threads : 1);
   if (!opt.out_dir.empty())
     if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::ports_csv(fabric)},
                                                        {"links.csv", top::links_csv(fabric)},

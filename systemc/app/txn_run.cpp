@@ -96,7 +96,7 @@ int run_transactions(const RunOptions& opt, const config::Config& cfg, const std
       cfg.measure.flush && !r.interrupted ? top::check_txn_drained(fabric) : top::check_txn_conservation(fabric);
   nlohmann::json summary = top::build_txn_summary(fabric, top::RunTiming{wall, kernel}, violations);
   summary["upswitch_revision"] = UPSWITCH_REVISION;
-  if (!opt.quiet) print_txn_summary(summary, fabric, plan.groups);
+  if (!opt.quiet) print_txn_summary(summary, fabric, plan.threads);
   if (!opt.out_dir.empty())
     if (const int st = write_table_files(opt.out_dir, {{"ports.csv", top::txn_ports_csv(fabric)},
                                                        {"links.csv", top::txn_links_csv(fabric)},

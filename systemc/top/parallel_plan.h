@@ -13,12 +13,19 @@ class ParallelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The switches and endpoints are split into groups, which `threads` threads run window by window:
+// each thread first the groups it was given (group_thread), then any another thread has not
+// started yet, so a thread on a slower or busier core does less. Group 0 (the endpoints) is
+// always thread 0's. Which thread runs a group never changes a result.
 struct ParallelPlan {
   int groups = 1;
+  int threads = 1;
   std::vector<int> group_of;  // per switch
   // Per endpoint, its group (empty: every endpoint is group 0's). Accelerators are group 0's;
   // the reduction engine's units go with their switch (AcceleratorEndpoints::set_parts).
   std::vector<int> endpoint_group;
+  // Per group, the thread it is given to (balanced by weight); empty: a thread per group.
+  std::vector<int> group_thread;
   uint64_t window = 0;        // cycles: the least latency or credit delay of a link between groups
 };
 

@@ -4,8 +4,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "core/interrupt.h"
@@ -114,6 +117,54 @@ std::string parallel_refusal(const config::Config& c, int threads) {
 
 namespace {
 
+// The least latency or credit delay of a link between two groups of `plan` (UINT64_MAX: none).
+uint64_t window_of(const network::Network& net, const ParallelPlan& plan) {
+  uint64_t window = UINT64_MAX;
+  for (const network::Network::Channel& c : net.channels()) {
+    if (group_at(plan, c.from) == group_at(plan, c.to)) continue;
+    if (c.wire->data_link())
+      throw ParallelError("a link between two threads has a data-link layer (link.dl.enable); expected --threads 1");
+    window = std::min<uint64_t>({window, c.wire->latency(), c.wire->credit_delay()});
+  }
+  return window;
+}
+
+// At most this many groups: the accelerators give each a part of their own
+// (AcceleratorEndpoints::set_parts, at most PartMessages::kMaxParts), and a few per thread are
+// enough for the threads to share the work.
+constexpr int kMaxGroups = 32;
+
+// Finer groups than one per thread, so that a thread that is done with its own takes another's
+// (run_windows): the endpoints alone, and each thread's switches (with their units) in up to
+// (kMaxGroups - 1) / threads groups, each given to that thread. Kept only where it leaves the
+// window as it is: every link between two of the finer groups is as long as the window.
+void refine(ParallelPlan& plan, const network::Network& net, int first_unit, const std::vector<int>& unit_switch) {
+  const int T = plan.threads, S = net.switches();
+  const int per_thread = std::max(1, (kMaxGroups - 1) / T);
+  std::vector<int> count(static_cast<size_t>(T), 0), first(static_cast<size_t>(T), 0),
+      chunks(static_cast<size_t>(T), 0), seen(static_cast<size_t>(T), 0);
+  for (int g : plan.group_of) ++count[static_cast<size_t>(g)];
+  ParallelPlan fine = plan;
+  fine.group_thread.assign(1, 0);  // group 0: the endpoints
+  for (int j = 0; j < T; ++j) {
+    const auto jj = static_cast<size_t>(j);
+    chunks[jj] = std::min(count[jj], per_thread);
+    first[jj] = static_cast<int>(fine.group_thread.size());
+    fine.group_thread.insert(fine.group_thread.end(), static_cast<size_t>(chunks[jj]), j);
+  }
+  fine.groups = static_cast<int>(fine.group_thread.size());
+  for (int s = 0; s < S; ++s) {  // a thread's switches dealt out over its groups
+    const auto j = static_cast<size_t>(plan.group_of[static_cast<size_t>(s)]);
+    fine.group_of[static_cast<size_t>(s)] = first[j] + seen[j]++ % chunks[j];
+  }
+  if (!fine.endpoint_group.empty())
+    for (size_t u = 0; u < unit_switch.size(); ++u)
+      if (unit_switch[u] >= 0)
+        fine.endpoint_group[static_cast<size_t>(first_unit) + u] = fine.group_of[static_cast<size_t>(unit_switch[u])];
+  fine.window = window_of(net, fine);
+  if (fine.window >= plan.window) plan = std::move(fine);
+}
+
 // `endpoint_weight`: what one endpoint port costs, in switch ports. `first_unit`: the first
 // endpoint that is a reduction-engine unit, to go with its switch (-1: every endpoint is group 0's).
 ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int threads, int first_unit = -1) {
@@ -135,6 +186,9 @@ ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int t
   // One switch: the endpoints are one group and the switch (with any units) the other.
   const bool alone = S == 1 && threads > 1;
   plan.groups = alone ? 2 : std::max(1, std::min(threads, S));
+  plan.threads = plan.groups;
+  plan.group_thread.resize(static_cast<size_t>(plan.groups));
+  std::iota(plan.group_thread.begin(), plan.group_thread.end(), 0);
   plan.group_of.assign(static_cast<size_t>(S), alone ? 1 : 0);
   if (!alone) {  // longest first onto the least loaded group
     std::vector<double> load(static_cast<size_t>(plan.groups), 0.0);
@@ -155,17 +209,12 @@ ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int t
       if (unit_switch[u] >= 0)
         plan.endpoint_group[static_cast<size_t>(first_unit) + u] = plan.group_of[static_cast<size_t>(unit_switch[u])];
   }
-  plan.window = UINT64_MAX;
-  for (const network::Network::Channel& c : net.channels()) {
-    if (group_at(plan, c.from) == group_at(plan, c.to)) continue;
-    if (c.wire->data_link())
-      throw ParallelError("a link between two threads has a data-link layer (link.dl.enable); expected --threads 1");
-    plan.window = std::min<uint64_t>({plan.window, c.wire->latency(), c.wire->credit_delay()});
-  }
+  plan.window = window_of(net, plan);
   if (plan.window == 0)
     throw ParallelError("a link between two threads has no latency or credit delay, so no window is safe; expected "
                         "--threads 1");
   if (plan.window == UINT64_MAX) plan.window = 1024;  // one group: any window
+  if (!alone && plan.groups > 1) refine(plan, net, first_unit, unit_switch);
   return plan;
 }
 
@@ -188,8 +237,23 @@ template <class Endpoints>
 void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const std::function<void()>& check_conservation,
                  const ParallelPlan& plan, const std::function<void(uint64_t)>& on_window, Span& span) {
   const int G = plan.groups;
+  // A plan without group_thread (written by hand, as before it existed): a thread per group.
+  const bool given_out = plan.group_thread.size() == static_cast<size_t>(G);
+  const int N = given_out ? plan.threads : G;
+  auto thread_of = [&](int g) { return given_out ? plan.group_thread[static_cast<size_t>(g)] : g; };
+  for (int g = 0; g < G; ++g)
+    if (thread_of(g) < 0 || thread_of(g) >= N || (g == 0 && thread_of(g) != 0))
+      throw std::invalid_argument("parallel run: group " + std::to_string(g) + " is given to thread " +
+                                  std::to_string(thread_of(g)) + " of " + std::to_string(N) +
+                                  " (group 0 is thread 0's)");
   std::vector<std::vector<int>> members(static_cast<size_t>(G));
   for (int s = 0; s < net.switches(); ++s) members[static_cast<size_t>(plan.group_of[static_cast<size_t>(s)])].push_back(s);
+  // Per group, whether a thread has started it in this window (cleared between windows).
+  std::unique_ptr<std::atomic<bool>[]> started(new std::atomic<bool>[static_cast<size_t>(G)]);
+  auto clear_started = [&] {
+    for (int g = 0; g < G; ++g) started[static_cast<size_t>(g)].store(false, std::memory_order_relaxed);
+  };
+  clear_started();
   std::vector<core::Link*> held;  // links between two groups
   // Per group, the held links whose flits (to) or credits (from) come to it: it flushes them.
   std::vector<std::vector<core::Link*>> flits_in(static_cast<size_t>(G)), credits_in(static_cast<size_t>(G));
@@ -267,13 +331,14 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
       end = span.until_idle ? window_end(next) : next + plan.window;
       free_until = lead_from();  // after on_window, which may ask for a stop
       lead_next.store(begin, std::memory_order_release);
+      clear_started();
     } catch (...) {
       fail(std::current_exception());
       stop = true;
     }
   };
-  WindowBarrier ticked(G, [] {});  // every group has finished the window: the outboxes are full
-  WindowBarrier barrier(G, between);
+  WindowBarrier ticked(N, [] {});  // every group has finished the window: the outboxes are full
+  WindowBarrier barrier(N, between);
 
   // Simulates group g's part of the window; returns the last cycle it simulated (UINT64_MAX: none).
   auto window = [&](int g) -> uint64_t {
@@ -306,8 +371,18 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
     }
     return ticked_last;
   };
-  auto body = [&](int g) {
-    for (;;) {
+  // Each window every group is run once, by one thread: a thread runs the groups it was given,
+  // in order (thread 0 starts with group 0, the endpoints, which only it runs: the others may
+  // wait for it, never it for them), then takes, from the back, those another thread has not
+  // started. Whichever thread runs a group, it simulates the same cycles with the same inputs.
+  std::vector<std::vector<int>> given(static_cast<size_t>(N));
+  for (int g = 0; g < G; ++g) given[static_cast<size_t>(thread_of(g))].push_back(g);
+  auto body = [&](int k) {
+    std::vector<int> ran;  // the groups this thread ran in the window: it flushes what comes to them
+    ran.reserve(static_cast<size_t>(G));
+    auto run = [&](int g) {
+      if (started[static_cast<size_t>(g)].exchange(true, std::memory_order_acq_rel)) return;
+      ran.push_back(g);
       try {
         const uint64_t last = window(g);
         if (last != UINT64_MAX) last_tick[static_cast<size_t>(g)] = last;  // once a window, not per cycle
@@ -315,10 +390,21 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         fail(std::current_exception());
         if (g == 0) lead_next.store(UINT64_MAX, std::memory_order_release);
       }
+    };
+    for (;;) {
+      ran.clear();
+      for (int g : given[static_cast<size_t>(k)]) run(g);
+      for (int j = 1; j < N; ++j) {
+        const std::vector<int>& other = given[static_cast<size_t>((k + j) % N)];
+        for (auto it = other.rbegin(); it != other.rend(); ++it)
+          if (*it != 0) run(*it);
+      }
       ticked.arrive_and_wait();
       try {  // (a model defect, such as a window longer than a link, throws here)
-        for (core::Link* l : flits_in[static_cast<size_t>(g)]) l->flush_deferred_flits();
-        for (core::Link* l : credits_in[static_cast<size_t>(g)]) l->flush_deferred_credits();
+        for (int g : ran) {
+          for (core::Link* l : flits_in[static_cast<size_t>(g)]) l->flush_deferred_flits();
+          for (core::Link* l : credits_in[static_cast<size_t>(g)]) l->flush_deferred_credits();
+        }
       } catch (...) {
         fail(std::current_exception());
       }
@@ -327,7 +413,7 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
     }
   };
   std::vector<std::thread> workers;
-  for (int g = 1; g < G; ++g) workers.emplace_back(body, g);
+  for (int k = 1; k < N; ++k) workers.emplace_back(body, k);
   body(0);
   for (std::thread& w : workers) w.join();
   for (core::Link* l : held) l->set_deferred(false);

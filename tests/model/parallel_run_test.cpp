@@ -47,24 +47,25 @@ Outputs sequential(const config::Config& c) {
   return outputs_of(f);
 }
 
-Outputs parallel(const config::Config& c, int threads, int* groups = nullptr) {
+Outputs parallel(const config::Config& c, int threads, int* used = nullptr) {
   top::Fabric f(c);
   const top::ParallelPlan plan = top::plan_parallel(f, threads);
-  if (groups) *groups = plan.groups;
+  if (used) *used = plan.threads;
   top::run_parallel(f, plan);
   return outputs_of(f);
 }
 
-// Groups for `threads` threads: one per switch at most, or the endpoints and the switch when there is one.
-int groups_for(int threads, int switches) { return switches == 1 ? std::min(threads, 2) : std::min(threads, switches); }
+// Threads used when `threads` are asked: one per switch at most, or the endpoints and the switch
+// when there is one.
+int threads_for(int threads, int switches) { return switches == 1 ? std::min(threads, 2) : std::min(threads, switches); }
 
 void expect_same_for_every_thread_count(const config::Config& c, const std::string& what) {
   const Outputs one = sequential(c);
   EXPECT_NE(one.summary.find("\"conservation\""), std::string::npos);
   for (int n : {1, 2, 3}) {
-    int groups = 0;
-    const Outputs many = parallel(c, n, &groups);
-    EXPECT_EQ(groups, groups_for(n, c.network().num_switches())) << what;
+    int used = 0;
+    const Outputs many = parallel(c, n, &used);
+    EXPECT_EQ(used, threads_for(n, c.network().num_switches())) << what;
     EXPECT_TRUE(many.summary == one.summary) << what << ", " << n << " threads: summary.json differs";
     EXPECT_TRUE(many.links == one.links) << what << ", " << n << " threads: links.csv differs";
     EXPECT_TRUE(many.ports == one.ports) << what << ", " << n << " threads: ports.csv differs";
@@ -96,7 +97,7 @@ void expect_txn_same_for_every_thread_count(const config::Config& c, const std::
   for (int n : thread_counts) {
     top::TxnFabric f(c, true);
     const top::ParallelPlan plan = top::plan_parallel(f, n);
-    EXPECT_EQ(plan.groups, groups_for(n, c.network().num_switches())) << what;
+    EXPECT_EQ(plan.threads, threads_for(n, c.network().num_switches())) << what;
     top::run_parallel(f, plan);
     EXPECT_EQ(f.now(), seq.now()) << what << ", " << n << " threads: the next cycle";
     const Outputs many = txn_outputs_of(f);
@@ -142,6 +143,35 @@ TEST(ParallelRun, TheNvl72RackGivesTheSameResultsOnEveryThreadCount) {
   expect_same_for_every_thread_count(
       make_config("nvl72-rack", {{"traffic.rate", "0.25"}, {"sim.warmup_cycles", "300"}, {"sim.measure_cycles", "1200"}}),
       "nvl72-rack");
+}
+
+// Which thread runs a group does not matter: one thread given every group but the endpoints'
+// (thread 0 then takes the others' from the back), and thread 0 given every group (the others
+// take all they can), give the sequential run's outputs, not flushed and flushed.
+TEST(ParallelRun, AThreadTakingAnothersGroupsGivesTheSameResults) {
+  for (const char* flush : {"false", "true"}) {
+    const config::Config c = make_config("", with(kTwoTier, {{"traffic.rate", "0.9"}, {"sim.flush", flush}}));
+    const Outputs one = sequential(c);
+    for (const bool all_to_zero : {false, true}) {
+      top::Fabric f(c);
+      top::ParallelPlan plan = top::plan_parallel(f, 3);
+      ASSERT_EQ(plan.threads, 3);
+      ASSERT_EQ(plan.groups, 7);
+      for (size_t g = 1; g < plan.group_thread.size(); ++g) plan.group_thread[g] = all_to_zero ? 0 : 1;
+      top::run_parallel(f, plan);
+      const Outputs many = outputs_of(f);
+      SCOPED_TRACE(std::string("flush ") + flush + (all_to_zero ? ", thread 0 given all" : ", thread 1 given all"));
+      EXPECT_TRUE(many.summary == one.summary) << "summary.json differs";
+      EXPECT_TRUE(many.links == one.links) << "links.csv differs";
+      EXPECT_TRUE(many.ports == one.ports) << "ports.csv differs";
+      EXPECT_TRUE(many.latency == one.latency) << "latency histogram differs";
+    }
+  }
+  // Group 0 (the endpoints) is thread 0's: a plan giving it to another is refused before the run.
+  top::Fabric f(make_config("", kTwoTier));
+  top::ParallelPlan plan = top::plan_parallel(f, 2);
+  plan.group_thread[0] = 1;
+  EXPECT_THROW(top::run_parallel(f, plan), std::invalid_argument);
 }
 
 // One switch: its endpoints on one thread, the switch on the other. The default's links are 128
@@ -272,7 +302,8 @@ TEST(ParallelRun, CollectivesEndAtTheSameCyclesOnEveryThreadCount) {
     {
       top::TxnFabric f(cfg, false);
       const top::ParallelPlan plan = top::plan_parallel(f, 3);
-      EXPECT_EQ(plan.groups, 3);
+      EXPECT_EQ(plan.threads, 3);
+      EXPECT_EQ(plan.groups, 1 + f.network().switches());  // the accelerators, and each switch with its units
       EXPECT_GT(plan.window, 1u);
       expect_units_with_their_switches(f, plan);
     }
@@ -319,11 +350,13 @@ TEST(ParallelRun, TheWindowIsTheShortestLinkBetweenTwoThreads) {
   {
     top::Fabric f(make_config("nvl72-rack", {}));
     const top::ParallelPlan p = top::plan_parallel(f, 2);
-    EXPECT_EQ(p.groups, 2);
+    EXPECT_EQ(p.threads, 2);
+    EXPECT_EQ(p.groups, 19);  // the endpoints, and each switch alone
     EXPECT_EQ(p.window, 128u);
     int in_second = 0;
-    for (int g : p.group_of) in_second += g == 1;
-    EXPECT_GT(in_second, 9);  // the endpoints weigh on group 0, so it takes fewer switches
+    for (int g : p.group_of) in_second += p.group_thread[static_cast<size_t>(g)] == 1;
+    EXPECT_GT(in_second, 9);  // the endpoints weigh on thread 0, so it is given fewer switches
+    EXPECT_EQ(p.group_thread[0], 0);
   }
   {
     top::Fabric f(make_config("", {}));  // one switch, 80 ns links, credits 90 ns
@@ -337,8 +370,9 @@ TEST(ParallelRun, TheWindowIsTheShortestLinkBetweenTwoThreads) {
   top::Fabric f(make_config("", with(kTwoTier, {{"link.inter_switch_latency_cycles", "40"},
                                                 {"link.inter_switch_credit_delay_cycles", "30"}})));
   EXPECT_EQ(top::plan_parallel(f, 6).window, 30u);
-  EXPECT_EQ(top::plan_parallel(f, 6).groups, 6);
-  EXPECT_EQ(top::plan_parallel(f, 64).groups, 6);  // at most one group per switch
+  EXPECT_EQ(top::plan_parallel(f, 6).threads, 6);
+  EXPECT_EQ(top::plan_parallel(f, 64).threads, 6);  // at most one thread per switch
+  EXPECT_EQ(top::plan_parallel(f, 2).groups, 7);     // the endpoints, and each switch alone
 }
 
 TEST(ParallelRun, WhatCannotBeSplitIsRefusedInOneLine) {
