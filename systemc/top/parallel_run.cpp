@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/interrupt.h"
+#include "endpoint/part_messages.h"
 #include "top/conservation.h"
 
 namespace upswitch::top {
@@ -130,17 +131,20 @@ uint64_t window_of(const network::Network& net, const ParallelPlan& plan) {
 }
 
 // At most this many groups: the accelerators give each a part of their own
-// (AcceleratorEndpoints::set_parts, at most PartMessages::kMaxParts), and a few per thread are
-// enough for the threads to share the work.
-constexpr int kMaxGroups = 32;
+// (AcceleratorEndpoints::set_parts), so more threads than that use that many.
+constexpr int kMaxGroups = endpoint::PartMessages::kMaxParts;
+// The finer groups (refine) stop at this many: a few per thread are enough for the threads to
+// share the work, and each costs the accelerators a part (a message pool).
+constexpr int kFineGroups = 32;
 
 // Finer groups than one per thread, so that a thread that is done with its own takes another's
 // (run_windows): the endpoints alone, and each thread's switches (with their units) in up to
-// (kMaxGroups - 1) / threads groups, each given to that thread. Kept only where it leaves the
+// (kFineGroups - 1) / threads groups, each given to that thread. Kept only where it leaves the
 // window as it is: every link between two of the finer groups is as long as the window.
 void refine(ParallelPlan& plan, const network::Network& net, int first_unit, const std::vector<int>& unit_switch) {
   const int T = plan.threads, S = net.switches();
-  const int per_thread = std::max(1, (kMaxGroups - 1) / T);
+  if (T + 1 > kFineGroups) return;
+  const int per_thread = (kFineGroups - 1) / T;
   std::vector<int> count(static_cast<size_t>(T), 0), first(static_cast<size_t>(T), 0),
       chunks(static_cast<size_t>(T), 0), seen(static_cast<size_t>(T), 0);
   for (int g : plan.group_of) ++count[static_cast<size_t>(g)];
@@ -185,7 +189,7 @@ ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int t
   for (int u : units_at) unit_ports += u;
   // One switch: the endpoints are one group and the switch (with any units) the other.
   const bool alone = S == 1 && threads > 1;
-  plan.groups = alone ? 2 : std::max(1, std::min(threads, S));
+  plan.groups = alone ? 2 : std::max(1, std::min({threads, S, kMaxGroups}));
   plan.threads = plan.groups;
   plan.group_thread.resize(static_cast<size_t>(plan.groups));
   std::iota(plan.group_thread.begin(), plan.group_thread.end(), 0);

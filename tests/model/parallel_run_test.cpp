@@ -373,6 +373,15 @@ TEST(ParallelRun, TheWindowIsTheShortestLinkBetweenTwoThreads) {
   EXPECT_EQ(top::plan_parallel(f, 6).threads, 6);
   EXPECT_EQ(top::plan_parallel(f, 64).threads, 6);  // at most one thread per switch
   EXPECT_EQ(top::plan_parallel(f, 2).groups, 7);     // the endpoints, and each switch alone
+  // 144 switches: at most 64 threads (the accelerators' parts), and at most 32 finer groups.
+  top::Fabric superpod(make_config("superpod-256", {}));
+  EXPECT_EQ(top::plan_parallel(superpod, 100).threads, 64);
+  EXPECT_EQ(top::plan_parallel(superpod, 100).groups, 64);
+  EXPECT_EQ(top::plan_parallel(superpod, 2).groups, 31);  // the endpoints, and 15 groups per thread
+  const top::ParallelPlan eight = top::plan_parallel(superpod, 8);
+  EXPECT_GT(eight.groups, 8);  // up to 3 per thread, fewer for a thread given fewer switches
+  EXPECT_LE(eight.groups, 25);
+  for (int k = 0; k < 8; ++k) EXPECT_LE(std::count(eight.group_thread.begin() + 1, eight.group_thread.end(), k), 3) << k;
 }
 
 TEST(ParallelRun, WhatCannotBeSplitIsRefusedInOneLine) {
