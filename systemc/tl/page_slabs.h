@@ -10,12 +10,14 @@
 #include <memory>
 #include <vector>
 
+#include "tl/huge_pages.h"
+
 namespace upswitch::tl {
 
 class PageSlabs {
  public:
   static constexpr size_t kPageBytes = 4096;
-  static constexpr size_t kSlabBytes = size_t{2} << 20;  // tl::kHugePageBytes
+  static constexpr size_t kSlabBytes = kHugePageBytes;  // one huge page
 
   PageSlabs() = default;
   PageSlabs(PageSlabs&&) noexcept = default;

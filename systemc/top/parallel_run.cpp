@@ -130,6 +130,14 @@ uint64_t window_of(const network::Network& net, const ParallelPlan& plan) {
   return window;
 }
 
+// Each reduction-engine unit (endpoints from `first_unit` on; `unit_switch`: per unit its switch,
+// -1 none) into its switch's group.
+void place_units(ParallelPlan& plan, int first_unit, const std::vector<int>& unit_switch) {
+  for (size_t u = 0; u < unit_switch.size(); ++u)
+    if (unit_switch[u] >= 0)
+      plan.endpoint_group[static_cast<size_t>(first_unit) + u] = plan.group_of[static_cast<size_t>(unit_switch[u])];
+}
+
 // At most this many groups: the accelerators give each a part of their own
 // (AcceleratorEndpoints::set_parts), so more threads than that use that many.
 constexpr int kMaxGroups = endpoint::PartMessages::kMaxParts;
@@ -161,10 +169,7 @@ void refine(ParallelPlan& plan, const network::Network& net, int first_unit, con
     const auto j = static_cast<size_t>(plan.group_of[static_cast<size_t>(s)]);
     fine.group_of[static_cast<size_t>(s)] = first[j] + seen[j]++ % chunks[j];
   }
-  if (!fine.endpoint_group.empty())
-    for (size_t u = 0; u < unit_switch.size(); ++u)
-      if (unit_switch[u] >= 0)
-        fine.endpoint_group[static_cast<size_t>(first_unit) + u] = fine.group_of[static_cast<size_t>(unit_switch[u])];
+  if (!fine.endpoint_group.empty()) place_units(fine, first_unit, unit_switch);
   fine.window = window_of(net, fine);
   if (fine.window >= plan.window) plan = std::move(fine);
 }
@@ -209,9 +214,7 @@ ParallelPlan plan_for(const network::Network& net, double endpoint_weight, int t
   }
   if (first_unit >= 0 && plan.groups > 1) {
     plan.endpoint_group.assign(static_cast<size_t>(net.topology().num_endpoints()), 0);
-    for (size_t u = 0; u < unit_switch.size(); ++u)
-      if (unit_switch[u] >= 0)
-        plan.endpoint_group[static_cast<size_t>(first_unit) + u] = plan.group_of[static_cast<size_t>(unit_switch[u])];
+    place_units(plan, first_unit, unit_switch);
   }
   plan.window = window_of(net, plan);
   if (plan.window == 0)
