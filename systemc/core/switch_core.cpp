@@ -176,6 +176,7 @@ void SwitchCore::choose_paths() {
     nonempty_t_.assign(v_, BitMatrix(n_, n_));
     out_lanes_.assign(static_cast<size_t>(n_), 0);
     out_queued_.resize(1, n_);
+    if (cmd_) need_t_.assign(v_, BitMatrix(n_ * kNeedRows, n_));
   }
 }
 
@@ -234,12 +235,25 @@ void SwitchCore::enqueue(int input, const Flit& f) {
   }
   if (queued_[input]++ == 0) set_bit(active_.row(0), input);
   ++total_queued_;
-  if (was_empty) on_front_changed(input, q, f.out, f.vc);
+  if (was_empty) on_front_changed(input, q, f.out, f.vc, 0);
 }
 
-void SwitchCore::on_front_changed(int input, int q, int o, int vc) {
+void SwitchCore::on_front_changed(int input, int q, int o, int vc, uint8_t was_need) {
   const bool empty = queues_[input].empty(q);
   if (p_.queueing == Queueing::kVoq) {
+    if (!need_t_.empty()) {
+      const uint8_t need = queues_[input].front_need(q);
+      if (need != was_need) {
+        if (need > kMaxPacketMessages) throw std::logic_error("SwitchCore: a head flit of more than kMaxPacketMessages messages");
+        BitMatrix& rows = need_t_[static_cast<size_t>(vc)];
+        if (was_need) clear_bit(rows.row(o * kNeedRows + was_need), input);
+        if (need) set_bit(rows.row(o * kNeedRows + need), input);
+        if (!was_need)
+          set_bit(rows.row(o * kNeedRows), input);
+        else if (!need)
+          clear_bit(rows.row(o * kNeedRows), input);
+      }
+    }
     uint64_t* row = nonempty_[vc].row(input);
     if (empty == test_bit(row, o)) {  // the queue changed between empty and non-empty
       int& lanes = voq_lane_queues_[static_cast<size_t>(input * v_ + vc)];

@@ -112,7 +112,8 @@ class SwitchCore {
   void enqueue(int input, const Flit& f);
   // Queue `queue` of `input` has a new front flit (or became empty); in voq mode it is the queue
   // of (output, vc), which the caller knows (passed to spare a division by the VC count).
-  void on_front_changed(int input, int queue, int output, int vc);
+  // `was_need`: the command credits the previous front flit needed (0 if none or the queue was empty).
+  void on_front_changed(int input, int queue, int output, int vc, uint8_t was_need);
   void allocate_vcs(uint64_t t);
   void allocate_vcs_at(int output, uint64_t t);
   void build_requests(uint64_t t);
@@ -231,6 +232,12 @@ class SwitchCore {
   std::vector<BitMatrix> nonempty_t_;  // per VC, row o = inputs with a queued flit for o
   std::vector<uint32_t> out_lanes_;    // per output, bit v set when some input queued a flit for it on VC v
   BitMatrix out_queued_;               // one row: outputs some input queued a flit for
+  // ...and with command credits: per VC, row o * kNeedRows + n = the inputs whose front flit for
+  // o needs n command credits (a head flit of n messages, n = 1 .. kMaxPacketMessages), and row
+  // o * kNeedRows their union, so an output short of them finds the inputs that fit with a few
+  // word operations (short_output_requests).
+  static constexpr int kNeedRows = kMaxPacketMessages + 1;
+  std::vector<BitMatrix> need_t_;
 
   // Input side.
   std::vector<DelayLine<Flit>> routing_;  // per input: the routing pipeline stage

@@ -59,17 +59,23 @@ bool SwitchCore::short_output_requests(int o, uint64_t* r) {
       if (avail >= queues_[h].front_need(q)) set_bit(r, h);
       continue;
     }
-    const bool every_front_fits = avail >= static_cast<uint32_t>(kMaxPacketMessages);  // this lane is not short
+    // The inputs whose front flit needs more than `avail` cannot go: those of need_t_'s rows
+    // avail + 1 .. 8 of o, or (fewer rows when avail is small, as on a starved lane) the union row
+    // without rows 1 .. avail.
+    const int a = static_cast<int>(std::min<uint32_t>(avail, kMaxPacketMessages));
+    const uint64_t* need_rows = need_t_[static_cast<size_t>(vc)].row(o * kNeedRows);  // kNeedRows rows of words_
+    const bool by_union = 2 * a <= kMaxPacketMessages;
     for (int k = 0; k < words_; ++k) {
       eligible[k] |= ne[k];
-      if (every_front_fits) {
-        r[k] |= ne[k];
-        continue;
+      uint64_t blocked = 0;
+      if (by_union) {
+        uint64_t fit = 0;
+        for (int n = 1; n <= a; ++n) fit |= need_rows[n * words_ + k];
+        blocked = need_rows[k] & ~fit;
+      } else {
+        for (int n = a + 1; n <= kMaxPacketMessages; ++n) blocked |= need_rows[n * words_ + k];
       }
-      for (uint64_t b = ne[k] & ~r[k]; b; b &= b - 1) {
-        const int i = (k << 6) + __builtin_ctzll(b);
-        if (avail >= queues_[i].front_need(q)) r[k] |= uint64_t{1} << (i & 63);
-      }
+      r[k] |= ne[k] & ~blocked;
     }
   }
   for (int k = 0; k < words_ && !stalled; ++k) stalled = (eligible[k] & ~r[k]) != 0;
