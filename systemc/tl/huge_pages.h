@@ -12,7 +12,7 @@ namespace upswitch::tl {
 struct HugeRegion {
   uint8_t* data = nullptr;
   size_t bytes = 0;
-  bool mapped = false;  // by mmap (else by calloc)
+  bool mapped = false;  // by mmap (else by aligned_alloc, 64-byte aligned)
 };
 
 constexpr size_t kHugePageBytes = size_t{2} << 20;

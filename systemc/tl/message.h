@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <new>
 #include <stdexcept>
@@ -22,7 +23,11 @@ namespace upswitch::tl {
 constexpr int kMaxRequestBytes = 256;  // UALink: at most four 64 B beats per request
 constexpr uint32_t kNoMessage = UINT32_MAX;
 
-struct Message {
+// A message takes six whole cache lines (blocks of them are page-aligned): the header fields in
+// the first, the data in the next four, the byte enables and compare values (which only writes
+// and atomics read) in the last. A request without data touches one line and a 256 B read
+// response five, where a message at any offset took two and up to seven.
+struct alignas(64) Message {
   Opcode op = Opcode::kRead;
   AtomicOp aop = AtomicOp::kAdd;
   uint8_t elem_bytes = 8;  // atomics: 4 or 8
@@ -45,8 +50,8 @@ struct Message {
   uint64_t issued = 0;      // cycle the request was issued (took its tag)
   uint64_t executed = 0;    // cycle the completer executed it (scoreboards)
   uint32_t transfer = 0;    // the initiator's transfer (a transfer may span several requests)
+  alignas(64) std::array<uint8_t, kMaxRequestBytes> data{};  // write data, atomic operands, read data, old values
   std::array<uint64_t, 4> byte_enable{};   // Write: bit b of the 256-bit mask = byte addr+b
-  std::array<uint8_t, kMaxRequestBytes> data{};  // write data, atomic operands, read data, old values
   std::array<uint8_t, 32> compare{};       // CAS: the compare values (one per element)
 
   // Every field but the data and compare bytes back to its initial value (a reused message).
@@ -82,6 +87,7 @@ struct Message {
     for (int w = 0; w < 4; ++w) byte_enable[static_cast<size_t>(w)] = len_mask(w);
   }
 };
+static_assert(offsetof(Message, data) == 64 && sizeof(Message) == 384, "tl::Message: the header grew beyond its first cache line");
 
 class MessagePool {
  public:
