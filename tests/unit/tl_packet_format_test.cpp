@@ -82,7 +82,8 @@ TEST(TlPacketFormat, DataHalvesPerOp) {
   EXPECT_EQ(data_halves(atomic(Opcode::kAtomicNR, AtomicOp::kAdd, 4, 0, 64)), 3);
   EXPECT_EQ(data_halves(atomic(Opcode::kAtomicNR, AtomicOp::kCas, 8, 0, 32)), 3);
   // Responses: read data by beats, AtomicR one beat, the rest none; errors carry no data.
-  auto response = [](Message m, Status s) {
+  auto response = [](const Message& request, Status s) {
+    Message m = request;
     m.response = true;
     m.status = s;
     return m;
