@@ -29,6 +29,8 @@ class SlotQueues {
   const Flit& front(int q) const { return slots_[static_cast<size_t>(queues_[static_cast<size_t>(q)].head)].flit; }
   // Command credits the front flit needs: its messages if it is a head flit; 0 if none or empty.
   uint8_t front_need(int q) const { return queues_[static_cast<size_t>(q)].need; }
+  // Command credits a flit at the front of a queue needs: its messages if it is a head flit.
+  static uint8_t need_of(const Flit& f) { return f.head() ? f.msgs : 0; }
   int used() const { return used_; }
   int capacity() const { return static_cast<int>(slots_.size()); }
 
@@ -67,7 +69,6 @@ class SlotQueues {
   }
 
  private:
-  static uint8_t need_of(const Flit& f) { return f.head() ? f.msgs : 0; }
 
   // A slot's flit beside its link, and a queue's ends beside its front flit's need, so a push or
   // a pop touches few cache lines (the switches of a network together exceed the caches).

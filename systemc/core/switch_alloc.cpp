@@ -200,7 +200,7 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
   if (p_.queueing != Queueing::kFifo) vc_ptr_[i] = vc + 1 == v_ ? 0 : vc + 1;
 
   Flit f = queues_[i].pop(q);
-  const uint8_t was_need = f.head() ? f.msgs : 0;  // SlotQueues' need of the front it was
+  const uint8_t was_need = SlotQueues::need_of(f);  // the queue's front was this flit
   if (pm_classes_ && vc >= p_.vcs) {
     --pm_rsp_in_[i];
     --pm_rsp_out_[o];

@@ -1,5 +1,6 @@
 #include "tl/huge_pages.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -43,8 +44,8 @@ HugeRegion map_huge(size_t bytes, bool populate) {
 #endif
   (void)populate;
   // Cache-line aligned, as a mapping is (tl::Message is), and zeroed.
-  const size_t rounded = (bytes + 63) / 64 * 64;
-  r.data = static_cast<uint8_t*>(std::aligned_alloc(64, rounded == 0 ? 64 : rounded));
+  const size_t rounded = std::max<size_t>(64, (bytes + 63) / 64 * 64);  // aligned_alloc: a multiple of the alignment
+  r.data = static_cast<uint8_t*>(std::aligned_alloc(64, rounded));
   if (!r.data) throw std::bad_alloc();
   std::memset(r.data, 0, rounded);
   return r;

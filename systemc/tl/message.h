@@ -87,7 +87,7 @@ struct alignas(64) Message {
     for (int w = 0; w < 4; ++w) byte_enable[static_cast<size_t>(w)] = len_mask(w);
   }
 };
-static_assert(offsetof(Message, data) == 64 && sizeof(Message) == 384, "tl::Message: the header grew beyond its first cache line");
+static_assert(offsetof(Message, data) == 64 && sizeof(Message) == 384, "tl::Message: expected the header in its first cache line, the data in the next four, 384 B in all");
 
 class MessagePool {
  public:
