@@ -1,6 +1,7 @@
 #include "traffic/endpoints.h"
 
 #include <algorithm>
+#include <exception>
 #include <string>
 
 
@@ -455,11 +456,15 @@ void TrafficEndpoints::check_progress(uint64_t t) {
 void TrafficEndpoints::tick(uint64_t t) {
   advance_phase(t);
   if (phase_ == Phase::kDone) return;
-  if (t >= next_outage_) take_out_ports(t);  // faults.switch_down
+  if (t >= next_outage_) take_out_ports(t);
   if (watchdog_) check_progress(t);
+  tick_ports(0, n_, t);
+}
+
+void TrafficEndpoints::tick_ports(int p0, int p1, uint64_t t) {
   core::Credit c;  // outside the loop: a Flit is 40 bytes to zero, and most ports receive nothing
   core::Flit f;
-  for (int p = 0; p < n_; ++p) {
+  for (int p = p0; p < p1; ++p) {
     const auto pi = static_cast<size_t>(p);
     if (credit_due_[pi] <= t) {
       core::Link* up = to_switch_[pi];
@@ -486,8 +491,78 @@ void TrafficEndpoints::tick(uint64_t t) {
   }
   // Sending after every port generated, so a packet queued on another port of its endpoint
   // this cycle is treated the same whichever port's process created it.
-  for (int p = 0; p < n_; ++p)
+  for (int p = p0; p < p1; ++p)
     if (has_backlog_[static_cast<size_t>(p)]) send(p, t);
+}
+
+// Within a span nothing an endpoint sends reaches anyone (its links are held until the span's
+// window ends), so the endpoints are independent of each other: each runs its own cycles in turn,
+// while its ports' state is in the caches, with what the cycle-by-cycle order gives. What they
+// share is either summed (counters, histograms, the saturation detector's integer sums), acted
+// on at cycles the span stops before (phases, saturation samples, port outages, the watchdog's
+// limit), or replayed cycle by cycle at its end (the watchdog's last progress).
+uint64_t TrafficEndpoints::tick_span(uint64_t t, uint64_t until) {
+  tick(t);
+  if ((phase_ != Phase::kWarmup && phase_ != Phase::kMeasure) || stop_requested_) return next_activity(t);
+  uint64_t shared = phase_ == Phase::kWarmup ? window_begin_ : std::min(window_end_, saturation_.next_sample());
+  shared = std::min(shared, next_outage_);
+  // Until then no ticked cycle can find the watchdog's limit passed (its last progress only moves on).
+  if (watchdog_) shared = std::min(shared, last_delivery_ + watchdog_ + 1);
+  until = std::min(until, shared);
+  if (until <= t + 1) return next_activity(t);
+  // Per cycle of the span: whether the cycle-by-cycle order ticks it (it does exactly when some
+  // endpoint has something to do then), and the packets created, packets delivered and flits
+  // delivered in it, for the watchdog's replay.
+  const size_t len = static_cast<size_t>(until - t);
+  span_.assign(len, SpanCycle{});
+  const uint64_t created0 = result_.packets_created, delivered0 = result_.packets_delivered;
+  const uint64_t last0 = last_delivery_;
+  // A model defect (an integrity or credit error) ends the run: reported at its cycle, as
+  // cycle by cycle (the endpoints after it run only the cycles before it).
+  std::exception_ptr error;
+  uint64_t stop = until;
+  for (int e = 0; e < e_ && t + 1 < stop; ++e) {
+    const int p0 = first_[static_cast<size_t>(e)], p1 = first_[static_cast<size_t>(e) + 1];
+    for (uint64_t c = next_of(p0, p1, t); c < stop; c = next_of(p0, p1, c)) {
+      SpanCycle& k = span_[static_cast<size_t>(c - t)];
+      const uint64_t created = result_.packets_created, packets = result_.packets_delivered,
+                     flits = result_.flits_delivered;
+      try {
+        tick_ports(p0, p1, c);
+      } catch (...) {
+        error = std::current_exception();
+        stop = c;
+        break;
+      }
+      k.ticked = true;
+      k.created += static_cast<uint32_t>(result_.packets_created - created);
+      k.delivered += static_cast<uint32_t>(result_.packets_delivered - packets);
+      k.flits += static_cast<uint32_t>(result_.flits_delivered - flits);
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  // The watchdog's last progress as check_progress and receive would have left it.
+  uint64_t created = created0, delivered = delivered0, last = last0;
+  for (size_t i = 1; i < len; ++i) {
+    const SpanCycle& k = span_[i];
+    if (!k.ticked) continue;
+    if (created == delivered) last = t + i;  // check_progress at the start of the cycle
+    created += k.created;
+    delivered += k.delivered;
+    if (k.flits) last = t + i;  // receive
+  }
+  last_delivery_ = last;
+  return next_activity(until - 1);
+}
+
+uint64_t TrafficEndpoints::next_of(int p0, int p1, uint64_t t) const {
+  uint64_t next = UINT64_MAX;
+  for (int p = p0; p < p1; ++p) {
+    const auto pi = static_cast<size_t>(p);
+    if (has_backlog_[pi]) return t + 1;
+    next = std::min({next, next_arrival_[pi], credit_due_[pi], flit_due_[pi]});
+  }
+  return std::max(next, t + 1);
 }
 
 uint64_t TrafficEndpoints::next_activity(uint64_t t) const {

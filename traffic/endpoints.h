@@ -83,6 +83,14 @@ class TrafficEndpoints {
   void finish_at(uint64_t t);
 
   void tick(uint64_t t);
+  // Ticks cycle t, then the endpoints' cycles up to `until` (excluded) endpoint by endpoint, with
+  // the result of ticking them cycle by cycle at the cycles next_activity names; stops earlier
+  // where something all endpoints share acts (a phase change, a saturation sample, a port
+  // outage, the watchdog's limit). Returns the next cycle to tick. Only for a driver that runs
+  // the endpoints alone and holds what they send on every link until after `until`, which is
+  // then at most the least latency of their links (top/parallel_run.cpp): within the span no
+  // endpoint can receive what another sent.
+  uint64_t tick_span(uint64_t t, uint64_t until);
   uint64_t next_activity(uint64_t t) const;
   bool done() const { return phase_ == Phase::kDone; }
   // The first cycle at which the run may end (done() after its tick), as things stand: the
@@ -116,6 +124,9 @@ class TrafficEndpoints {
   };
   // The record of the packet whose flits carry `payload`, while it is in flight.
   const PacketRecord& packet(uint32_t payload) const { return records_.at(payload); }
+  // The cycle the watchdog counts from: while packets are outstanding, the later of the last
+  // delivery and the creation that ended the last time none was.
+  uint64_t watchdog_progress() const { return last_delivery_; }
   // Packets whose head has left and whose tail has not arrived (each holds its record).
   size_t packets_in_flight() const { return records_.size() - free_records_.size(); }
 
@@ -148,6 +159,14 @@ class TrafficEndpoints {
   };
 
   void advance_phase(uint64_t t);
+  // Cycle t of ports [p0, p1) (whole endpoints); the next cycle after t they have work at.
+  void tick_ports(int p0, int p1, uint64_t t);
+  uint64_t next_of(int p0, int p1, uint64_t t) const;
+  struct SpanCycle {
+    bool ticked = false;
+    uint32_t created = 0, delivered = 0, flits = 0;
+  };
+  std::vector<SpanCycle> span_;  // tick_span's cycles (capacity kept)
   void init(const UpstreamCredits& credits);
   void generate(int p, uint64_t t);
   int select_port(int e, const PacketDesc& d);

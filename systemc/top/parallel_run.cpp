@@ -41,6 +41,14 @@ void tick_endpoints(endpoint::AcceleratorEndpoints& e, int g, uint64_t t) {
     e.tick_part(g, t);
   }
 }
+// Packet endpoints alone in group 0 run a stretch of their window endpoint by endpoint
+// (TrafficEndpoints::tick_span); the accelerators always cycle by cycle.
+bool spans(const traffic::TrafficEndpoints&) { return true; }
+bool spans(const endpoint::AcceleratorEndpoints&) { return false; }
+uint64_t tick_span(traffic::TrafficEndpoints& e, uint64_t t, uint64_t until) { return e.tick_span(t, until); }
+uint64_t tick_span(endpoint::AcceleratorEndpoints&, uint64_t, uint64_t) {
+  throw std::logic_error("parallel run: accelerators run cycle by cycle");
+}
 uint64_t endpoints_next(const traffic::TrafficEndpoints& e, int g, uint64_t t) {
   return g == 0 ? e.next_activity(t) : UINT64_MAX;
 }
@@ -359,6 +367,12 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
           std::this_thread::yield();
         }
         if (lead_done_at.load(std::memory_order_acquire) < t) return ticked_last;
+      }
+      if (g == 0 && mine.empty() && !span.hook && spans(eps) && t + 1 < std::min(end, free_until)) {
+        ticked_last = t;  // (read only by runs until idle, which packet endpoints do not make)
+        t = tick_span(eps, t, std::min(end, free_until));
+        lead_next.store(std::min(t, end), std::memory_order_release);
+        continue;
       }
       if (g == 0 && span.hook) span.hook->before_cycle(t);
       for (int s : mine)  // as network::Network::tick: the switches with something due

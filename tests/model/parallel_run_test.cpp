@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "coll_support.h"
+#include "core/deadlock_error.h"
 #include "test_support.h"
 #include "top/parallel_run.h"
 #include "top/report.h"
@@ -117,6 +118,13 @@ TEST(ParallelRun, PlanesGiveTheSameResultsOnEveryThreadCount) {
       make_config("", {{"topology.kind", "planes"}, {"topology.endpoints", "16"}, {"topology.planes", "4"},
                        {"traffic.rate", "1.0"}, {"sim.warmup_cycles", "500"}, {"sim.measure_cycles", "3000"}}),
       "4 planes at saturation");
+  // A plane taken out in the measurement window: the endpoints stop using their port to it from
+  // that cycle on.
+  expect_same_for_every_thread_count(
+      make_config("", {{"topology.kind", "planes"}, {"topology.endpoints", "16"}, {"topology.planes", "4"},
+                       {"traffic.rate", "0.5"}, {"sim.warmup_cycles", "500"}, {"sim.measure_cycles", "3000"},
+                       {"faults.switch_down", "1@1000"}}),
+      "4 planes, one taken out");
 }
 
 TEST(ParallelRun, TwoTiersGiveTheSameResultsOnEveryThreadCount) {
@@ -172,6 +180,75 @@ TEST(ParallelRun, AThreadTakingAnothersGroupsGivesTheSameResults) {
   top::ParallelPlan plan = top::plan_parallel(f, 2);
   plan.group_thread[0] = 1;
   EXPECT_THROW(top::run_parallel(f, plan), std::invalid_argument);
+}
+
+// The watchdog's report, or "" when the run ends without one.
+std::string deadlock_of(const config::Config& c, int threads) {
+  top::Fabric f(c);
+  try {
+    if (threads == 0)
+      f.run_plain();
+    else
+      top::run_parallel(f, top::plan_parallel(f, threads));
+  } catch (const core::DeadlockError& e) {
+    return std::string(e.what()) + "\n" + e.state();
+  }
+  return "";
+}
+
+// The packet endpoints run their window's cycles endpoint by endpoint on a thread of their own
+// (TrafficEndpoints::tick_span), which must leave the watchdog where cycle by cycle leaves it.
+// At this load the network is often empty, so a window often starts a run of outstanding
+// packets after its first cycle: at the end of every window with packets outstanding, the
+// watchdog counts from the same cycle as at the same point of the sequential run.
+TEST(ParallelRun, TheWatchdogCountsFromTheSameCycleOnEveryThreadCount) {
+  const config::Config c = make_config(
+      "", with(kTwoTier, {{"traffic.rate", "0.004"}, {"traffic.packet_flits", "1"}, {"sim.measure_cycles", "30000"}}));
+  std::vector<std::pair<uint64_t, uint64_t>> seq;  // (cycle, watchdog progress) after each cycle ticked
+  {
+    top::Fabric f(c);
+    f.run_plain([&](uint64_t t) { seq.emplace_back(t, f.endpoints().watchdog_progress()); });
+  }
+  for (int n : {2, 3}) {
+    top::Fabric f(c);
+    int compared = 0, moved = 0;
+    uint64_t before = 0;
+    top::run_parallel(f, top::plan_parallel(f, n), [&](uint64_t last) {
+      const traffic::RunResult& r = f.endpoints().result();
+      const uint64_t progress = f.endpoints().watchdog_progress();
+      if (r.packets_created == r.packets_delivered) return;
+      auto it = std::upper_bound(seq.begin(), seq.end(), std::make_pair(last, UINT64_MAX));
+      ASSERT_NE(it, seq.begin());
+      EXPECT_EQ(progress, std::prev(it)->second) << n << " threads, window ending at cycle " << last;
+      ++compared;
+      if (progress != before) ++moved;
+      before = progress;
+    });
+    EXPECT_GT(compared, 100) << n << " threads";
+    EXPECT_GT(moved, 50) << n << " threads";
+  }
+}
+
+// ... and a deadlock found by it is reported at the same cycle with the same state: every source
+// loses its two credits one after another in the measurement window; once the last is starved
+// nothing is delivered.
+TEST(ParallelRun, TheWatchdogFiresAtTheSameCycleOnEveryThreadCount) {
+  std::string losses;
+  for (int e = 0; e < 12; ++e)
+    for (int k = 0; k < 2; ++k)
+      losses += (losses.empty() ? "" : ",") + std::string("ep") + std::to_string(e) + ".p0:up@" +
+                std::to_string(2000 + 700 * e + 300 * k);
+  // One-flit packets: a source starved in the middle of a packet would hold a switch output
+  // (the switch's watchdog would report that first).
+  const config::Config c =
+      make_config("", with(kTwoTier, {{"switch.vcs", "1"}, {"switch.vc_buffer_flits", "2"},
+                                      {"switch.shared_buffer_flits", "0"}, {"endpoint.rx_shared_flits", "0"},
+                                      {"traffic.rate", "0.02"}, {"traffic.packet_flits", "1"},
+                                      {"sim.measure_cycles", "400000"}, {"sim.watchdog_cycles", "3000"},
+                                      {"faults.credit_loss", losses}}));
+  const std::string one = deadlock_of(c, 0);
+  ASSERT_NE(one.find("none delivered for"), std::string::npos) << one;
+  for (int n : {1, 2, 3}) EXPECT_EQ(deadlock_of(c, n), one) << n << " threads";
 }
 
 // One switch: its endpoints on one thread, the switch on the other. The default's links are 128
