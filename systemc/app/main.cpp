@@ -60,7 +60,8 @@ int sc_main(int argc, char* argv[]) {
                       "Threads for a network of switches (packets or transactions): above 1 the plain driver runs the switches in "
                       "parallel, with byte-identical results (doc/performance.md \"Parallel execution\"); one switch runs on two, "
                       "its endpoints on one and the switch on the other; default: every core when a network can be split and "
-                      "--kernel is not given, else 1");
+                      "--kernel is not given, else 1. One thread with the plain driver on a network of switches still runs "
+                      "window by window, each switch through a window at a time (faster, the same results)");
   run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");
 
   bool markdown = false;

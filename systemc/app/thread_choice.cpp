@@ -14,7 +14,19 @@ int choose_parallel_plan(const RunOptions& opt, const config::Config& cfg,
                   ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
                   : 1;
   plan = top::ParallelPlan{};
-  if (threads <= 1) return 0;
+  if (threads <= 1) {
+    // One thread on a network of switches with the plain driver (asked, or nothing asked): the
+    // windows of two threads' groups, run by one, when the configuration can be split.
+    const bool plain = opt.kernel_given ? opt.kernel == "plain" : opt.threads == 0;
+    if (plain && !cfg.single_switch() && top::parallel_refusal(cfg, 2).empty()) {
+      try {
+        plan = top::on_one_thread(make_plan(2));
+      } catch (const top::ParallelError&) {
+        plan = top::ParallelPlan{};  // the sequential driver
+      }
+    }
+    return 0;
+  }
   try {
     plan = make_plan(threads);
   } catch (const top::ParallelError& e) {

@@ -1,6 +1,8 @@
 // How many threads `upswitch run` uses (top/parallel_run.h), for packets and transactions alike:
 // as asked with --threads, or, when neither --threads nor --kernel was given, every core when the
-// configuration can be split over threads (more than one switch, nothing refused).
+// configuration can be split over threads (more than one switch, nothing refused). One thread
+// with the plain driver on a network of switches still runs window by window
+// (top::on_one_thread), which keeps each switch's state in the caches for a window.
 #pragma once
 
 #include <functional>

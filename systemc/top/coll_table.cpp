@@ -150,9 +150,11 @@ CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec
     if (threads > 1 && spec.algo != coll::Algorithm::kSwitch)
       one = (optional && f.endpoints().engine_units() > 0) || plan_parallel(f, threads).window == 1;
     f.use_threads(one ? 1 : threads);
+    // One thread on a network of switches still goes window by window (issue 21, fifteenth pass).
+    if (one || threads <= 1) f.use_windows_on_one_thread();
   } catch (const ParallelError&) {
     if (!optional) throw;
-    f.use_threads(1);
+    f.use_windows_on_one_thread();
   }
   coll::CollectiveRunner runner(f);
   const int id = runner.add(spec, 0);

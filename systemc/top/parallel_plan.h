@@ -29,4 +29,20 @@ struct ParallelPlan {
   uint64_t window = 0;        // cycles: the least latency or credit delay of a link between groups
 };
 
+// Windows shorter than this many cycles do not pay on one thread: each costs a step between
+// windows, and a group keeps little in the caches over so few cycles (doc/performance.md, issue
+// 21's fifteenth pass: one-cycle links on two tiers ran 10% slower).
+constexpr uint64_t kMinOneThreadWindow = 8;
+
+// The same groups and window, every group run by one thread (group 0 first, then the others in
+// order): a run on one thread that still goes window by window, each group through a whole
+// window at a time while its state is in the caches, instead of every switch every cycle. The
+// sequential driver's plan (groups 1) where the window is shorter than kMinOneThreadWindow.
+inline ParallelPlan on_one_thread(ParallelPlan plan) {
+  if (plan.groups <= 1 || plan.window < kMinOneThreadWindow) return ParallelPlan{};
+  plan.threads = 1;
+  plan.group_thread.assign(static_cast<size_t>(plan.groups), 0);
+  return plan;
+}
+
 }  // namespace upswitch::top

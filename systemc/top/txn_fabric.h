@@ -61,6 +61,10 @@ class TxnFabric {
   // driver). Throws ParallelError when the fabric cannot be split so (top::parallel_refusal says
   // why a configuration cannot).
   void use_threads(int threads);
+  // run_until_idle() from now on runs on one thread window by window, as two threads would split
+  // the fabric (top::on_one_thread: each group through a window at a time), where it can be split
+  // so and the window is long enough; else the plain driver. The same results either way.
+  void use_windows_on_one_thread();
   // The next cycle the plain driver will simulate (submit() transfers at this cycle or later).
   uint64_t now() const { return now_; }
   // After another driver ran the fabric (top/parallel_run.h): the next cycle to simulate.

@@ -60,9 +60,28 @@ Outputs parallel(const config::Config& c, int threads, int* used = nullptr) {
 // when there is one.
 int threads_for(int threads, int switches) { return switches == 1 ? std::min(threads, 2) : std::min(threads, switches); }
 
+// Two threads' groups run window by window on one thread (top::on_one_thread; `*groups`: how
+// many, 1 when the window is too short for it and the sequential driver ran).
+Outputs windows_on_one_thread(const config::Config& c, int* groups) {
+  top::Fabric f(c);
+  const top::ParallelPlan plan = top::on_one_thread(top::plan_parallel(f, 2));
+  *groups = plan.groups;
+  if (plan.groups > 1)
+    top::run_parallel(f, plan);
+  else
+    f.run_plain();
+  return outputs_of(f);
+}
+
 void expect_same_for_every_thread_count(const config::Config& c, const std::string& what) {
   const Outputs one = sequential(c);
   EXPECT_NE(one.summary.find("\"conservation\""), std::string::npos);
+  if (c.network().num_switches() > 1) {
+    int groups = 0;
+    const Outputs windows = windows_on_one_thread(c, &groups);
+    EXPECT_GT(groups, 1) << what;
+    EXPECT_TRUE(windows == one) << what << ": two threads' windows on one thread differ";
+  }
   for (int n : {1, 2, 3}) {
     int used = 0;
     const Outputs many = parallel(c, n, &used);
@@ -95,6 +114,14 @@ void expect_txn_same_for_every_thread_count(const config::Config& c, const std::
   const Outputs one = txn_outputs_of(seq);
   EXPECT_NE(one.summary.find("\"conservation\""), std::string::npos);
   EXPECT_GT(seq.endpoints().result().transfers_completed, 0u) << what;
+  if (c.network().num_switches() > 1) {  // two threads' windows on one thread
+    top::TxnFabric f(c, true);
+    const top::ParallelPlan plan = top::on_one_thread(top::plan_parallel(f, 2));
+    EXPECT_GT(plan.groups, 1) << what;
+    top::run_parallel(f, plan);
+    EXPECT_EQ(f.now(), seq.now()) << what << ", windows on one thread: the next cycle";
+    EXPECT_TRUE(txn_outputs_of(f) == one) << what << ", windows on one thread: the outputs differ";
+  }
   for (int n : thread_counts) {
     top::TxnFabric f(c, true);
     const top::ParallelPlan plan = top::plan_parallel(f, n);
@@ -251,6 +278,19 @@ TEST(ParallelRun, TheWatchdogFiresAtTheSameCycleOnEveryThreadCount) {
   for (int n : {1, 2, 3}) EXPECT_EQ(deadlock_of(c, n), one) << n << " threads";
 }
 
+// On one thread the groups of two run window by window where the window is long enough
+// (top::kMinOneThreadWindow): the rack's 19 groups; links of one cycle on two tiers, not.
+TEST(ParallelRun, OneThreadRunsWindowsOnlyWhereTheyAreLongEnough) {
+  top::Fabric rack(make_config("nvl72-rack", {}));
+  const top::ParallelPlan plan = top::on_one_thread(top::plan_parallel(rack, 2));
+  EXPECT_EQ(plan.threads, 1);
+  EXPECT_EQ(plan.groups, 19);
+  EXPECT_EQ(plan.window, 128u);
+  for (int g : plan.group_thread) EXPECT_EQ(g, 0);
+  top::Fabric short_links(make_config("", with(kTwoTier, {{"link.latency_cycles", "1"}, {"link.credit_delay_cycles", "1"}})));
+  EXPECT_EQ(top::on_one_thread(top::plan_parallel(short_links, 2)).groups, 1);
+}
+
 // One switch: its endpoints on one thread, the switch on the other. The default's links are 128
 // cycles; BookSim's shape has one-cycle links and stages, so the window is one cycle and the
 // groups meet after every cycle.
@@ -308,7 +348,10 @@ struct CollSlices {
 
 CollSlices collective_in_slices(const config::Config& cfg, const coll::CollectiveSpec& spec, int threads, uint64_t slice) {
   top::TxnFabric f(cfg, false);
-  f.use_threads(threads);
+  if (threads == 0)  // two threads' windows on one thread
+    f.use_windows_on_one_thread();
+  else
+    f.use_threads(threads);
   coll::CollectiveRunner runner(f);
   const int id = runner.add(spec, 0);
   coll::fill_inputs(f, runner.get(id), 1);
@@ -330,7 +373,8 @@ CollSlices collective_in_slices(const config::Config& cfg, const coll::Collectiv
   return out;
 }
 
-// An all-reduce of 48 KiB per rank over every endpoint by `algo`, in slices of 700 cycles, on 1, 2 and 3 threads.
+// An all-reduce of 48 KiB per rank over every endpoint by `algo`, in slices of 700 cycles, on 1,
+// 2 and 3 threads, and window by window on one.
 void expect_collective_same_on_every_thread_count(const config::Config& cfg, coll::Algorithm algo) {
   SCOPED_TRACE(coll::algorithm_name(algo));
   const coll::CollectiveSpec spec =
@@ -339,7 +383,7 @@ void expect_collective_same_on_every_thread_count(const config::Config& cfg, col
   EXPECT_GT(one.ends.size(), 3u);  // several slices, the last one idle
   EXPECT_EQ(one.wrong, 0u);
   EXPECT_GT(one.elements, 0u);
-  for (int n : {2, 3}) {
+  for (int n : {0, 2, 3}) {  // 0: two threads' windows on one thread
     const CollSlices many = collective_in_slices(cfg, spec, n, 700);
     EXPECT_EQ(many.ends, one.ends) << n << " threads";
     EXPECT_EQ(many.start, one.start) << n << " threads";
