@@ -21,7 +21,9 @@ rack (fewer cycles each: these are the largest runs).
 The `threads` set runs the NVL72 rack (uniform packets at half the link rate, the plain kernel;
 and memory transactions at half the link rate, a quarter of --cycles) on 1, 2, 4 and 8 threads
 (`upswitch run --threads N`, as many as this machine has cores) and reports each count's
-speed-up and parallel efficiency against one thread, and the wall time one simulated millisecond
+speed-up and parallel efficiency against one thread (which, with the plain kernel, runs the
+two-thread plan's windows in turn: the faster one-thread driver, since issue 21's fifteenth
+pass), and the wall time one simulated millisecond
 would take (issue 21's targets: one minute, 80% from 1 to 2 threads). With --repeat R each count
 runs R times, the counts interleaved (1, 2, 1, 2, ...), and a row reports the median run with
 every run's cycles per second (`cycles_per_second_runs`): on a shared or virtual machine one run
