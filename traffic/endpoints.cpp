@@ -456,7 +456,7 @@ void TrafficEndpoints::check_progress(uint64_t t) {
 void TrafficEndpoints::tick(uint64_t t) {
   advance_phase(t);
   if (phase_ == Phase::kDone) return;
-  if (t >= next_outage_) take_out_ports(t);
+  if (t >= next_outage_) take_out_ports(t);  // faults.switch_down
   if (watchdog_) check_progress(t);
   tick_ports(0, n_, t);
 }

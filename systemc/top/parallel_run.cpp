@@ -371,6 +371,11 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
       if (g == 0 && mine.empty() && !span.hook && spans(eps) && t + 1 < std::min(end, free_until)) {
         ticked_last = t;  // (read only by runs until idle, which packet endpoints do not make)
         t = tick_span(eps, t, std::min(end, free_until));
+        if (eps.done()) {  // (not before free_until, as things stand: only its first cycle could end it)
+          lead_done_at.store(ticked_last, std::memory_order_release);
+          lead_next.store(UINT64_MAX, std::memory_order_release);
+          return ticked_last;
+        }
         lead_next.store(std::min(t, end), std::memory_order_release);
         continue;
       }
