@@ -11,6 +11,7 @@
 #include "tl/message.h"
 #include "top/list_checks.h"
 #include "top/parallel_rows.h"
+#include "top/parallel_run.h"
 #include "top/txn_fabric.h"
 #include "version.h"
 
@@ -207,7 +208,7 @@ BandwidthResult p2p_uniform_random(const config::Config& cfg, const P2pPoint& p,
   config::validate(c);
 
   TxnFabric f(c, true);
-  f.run_plain([](uint64_t) { core::poll_interrupt(); });
+  run_on_one_thread(f, [](uint64_t) { core::poll_interrupt(); });  // windows on a network
   const endpoint::TxnResult& r = f.endpoints().result();
   for (int s = 1; s < tl::kStatuses; ++s)
     if (r.statuses[static_cast<size_t>(s)] != 0)

@@ -490,6 +490,23 @@ void run_parallel(TxnFabric& f, const ParallelPlan& plan, const std::function<vo
   f.resume_at(f.endpoints().result().end_cycle + 1);
 }
 
+ParallelPlan plan_one_thread(const TxnFabric& f) {
+  if (f.network().switches() < 2 || !parallel_refusal(f.config(), 2).empty()) return ParallelPlan{};
+  try {
+    return on_one_thread(plan_parallel(f, 2));
+  } catch (const ParallelError&) {
+    return ParallelPlan{};
+  }
+}
+
+void run_on_one_thread(TxnFabric& f, const std::function<void(uint64_t)>& on_progress) {
+  const ParallelPlan plan = plan_one_thread(f);
+  if (plan.groups > 1)
+    run_parallel(f, plan, on_progress);
+  else
+    f.run_plain(on_progress);
+}
+
 bool run_parallel_until_idle(TxnFabric& f, const ParallelPlan& plan, uint64_t start, uint64_t limit, CycleHook* hook,
                              uint64_t* next) {
   if (start >= limit) {

@@ -42,6 +42,14 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
 // A synthetic transaction run (TxnFabric(cfg, true)), as TxnFabric::run_plain.
 void run_parallel(TxnFabric& f, const ParallelPlan& plan, const std::function<void(uint64_t)>& on_window = {});
 
+// Two threads' plan on one thread (on_one_thread) for a network of switches that can be split,
+// else the sequential driver's (groups 1).
+ParallelPlan plan_one_thread(const TxnFabric& f);
+// A synthetic transaction run (TxnFabric(cfg, true)) on one thread: window by window where
+// plan_one_thread allows, else TxnFabric::run_plain. `on_progress` is called between windows, or
+// after each cycle simulated. The same results either way.
+void run_on_one_thread(TxnFabric& f, const std::function<void(uint64_t)>& on_progress = {});
+
 // What TxnFabric::run_until_idle does, on plan.threads threads: from cycle `start`, until nothing
 // anywhere has work (returns true, `*next` the cycle after the last one simulated) or the next
 // cycle with work is `limit` or later (returns false, `*next` that cycle). `hook`, if given, runs

@@ -225,15 +225,7 @@ void TxnFabric::use_threads(int threads) {
   plan_ = threads > 1 ? plan_parallel(*this, threads) : ParallelPlan{};
 }
 
-void TxnFabric::use_windows_on_one_thread() {
-  plan_ = ParallelPlan{};
-  if (network_->switches() < 2 || !parallel_refusal(cfg_, 2).empty()) return;
-  try {
-    plan_ = on_one_thread(plan_parallel(*this, 2));
-  } catch (const ParallelError&) {
-    plan_ = ParallelPlan{};
-  }
-}
+void TxnFabric::use_windows_on_one_thread() { plan_ = plan_one_thread(*this); }
 
 bool TxnFabric::run_until_idle(uint64_t max_cycles, CycleHook* hook) {
   const uint64_t limit = max_cycles > UINT64_MAX - now_ ? UINT64_MAX : now_ + max_cycles;
