@@ -116,9 +116,8 @@ void expect_txn_same_for_every_thread_count(const config::Config& c, const std::
   EXPECT_GT(seq.endpoints().result().transfers_completed, 0u) << what;
   if (c.network().num_switches() > 1) {  // two threads' windows on one thread
     top::TxnFabric f(c, true);
-    const top::ParallelPlan plan = top::on_one_thread(top::plan_parallel(f, 2));
-    EXPECT_GT(plan.groups, 1) << what;
-    top::run_parallel(f, plan);
+    EXPECT_GT(top::plan_one_thread(f).groups, 1) << what;
+    top::run_on_one_thread(f);
     EXPECT_EQ(f.now(), seq.now()) << what << ", windows on one thread: the next cycle";
     EXPECT_TRUE(txn_outputs_of(f) == one) << what << ", windows on one thread: the outputs differ";
   }
