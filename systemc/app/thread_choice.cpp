@@ -18,13 +18,7 @@ int choose_parallel_plan(const RunOptions& opt, const config::Config& cfg,
     // One thread on a network of switches with the plain driver (asked, or nothing asked): the
     // windows of two threads' groups, run by one, when the configuration can be split.
     const bool plain = opt.kernel_given ? opt.kernel == "plain" : opt.threads == 0;
-    if (plain && !cfg.single_switch() && top::parallel_refusal(cfg, 2).empty()) {
-      try {
-        plan = top::on_one_thread(make_plan(2));
-      } catch (const top::ParallelError&) {
-        plan = top::ParallelPlan{};  // the sequential driver
-      }
-    }
+    if (plain) plan = top::plan_one_thread(cfg, make_plan);
     return 0;
   }
   try {

@@ -149,9 +149,11 @@ CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec
     bool one = false;
     if (threads > 1 && spec.algo != coll::Algorithm::kSwitch)
       one = (optional && f.endpoints().engine_units() > 0) || plan_parallel(f, threads).window == 1;
-    f.use_threads(one ? 1 : threads);
     // One thread on a network of switches still goes window by window (issue 21, fifteenth pass).
-    if (one || threads <= 1) f.use_windows_on_one_thread();
+    if (one || threads <= 1)
+      f.use_windows_on_one_thread();
+    else
+      f.use_threads(threads);
   } catch (const ParallelError&) {
     if (!optional) throw;
     f.use_windows_on_one_thread();

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "core/interrupt.h"
 #include "endpoint/part_messages.h"
@@ -40,14 +41,6 @@ void tick_endpoints(endpoint::AcceleratorEndpoints& e, int g, uint64_t t) {
   } else if (g < e.parts()) {
     e.tick_part(g, t);
   }
-}
-// Packet endpoints alone in group 0 run a stretch of their window endpoint by endpoint
-// (TrafficEndpoints::tick_span); the accelerators always cycle by cycle.
-bool spans(const traffic::TrafficEndpoints&) { return true; }
-bool spans(const endpoint::AcceleratorEndpoints&) { return false; }
-uint64_t tick_span(traffic::TrafficEndpoints& e, uint64_t t, uint64_t until) { return e.tick_span(t, until); }
-uint64_t tick_span(endpoint::AcceleratorEndpoints&, uint64_t, uint64_t) {
-  throw std::logic_error("parallel run: accelerators run cycle by cycle");
 }
 uint64_t endpoints_next(const traffic::TrafficEndpoints& e, int g, uint64_t t) {
   return g == 0 ? e.next_activity(t) : UINT64_MAX;
@@ -368,16 +361,20 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
         }
         if (lead_done_at.load(std::memory_order_acquire) < t) return ticked_last;
       }
-      if (g == 0 && mine.empty() && !span.hook && spans(eps) && t + 1 < std::min(end, free_until)) {
-        ticked_last = t;  // (read only by runs until idle, which packet endpoints do not make)
-        t = tick_span(eps, t, std::min(end, free_until));
-        if (eps.done()) {  // (not before free_until, as things stand: only its first cycle could end it)
-          lead_done_at.store(ticked_last, std::memory_order_release);
-          lead_next.store(UINT64_MAX, std::memory_order_release);
-          return ticked_last;
+      // Packet endpoints alone in group 0 run a stretch of their window endpoint by endpoint
+      // (TrafficEndpoints::tick_span); the accelerators always cycle by cycle.
+      if constexpr (std::is_same_v<Endpoints, traffic::TrafficEndpoints>) {
+        if (g == 0 && mine.empty() && !span.hook && t + 1 < std::min(end, free_until)) {
+          ticked_last = t;  // (read only by runs until idle, which packet endpoints do not make)
+          t = eps.tick_span(t, std::min(end, free_until));
+          if (eps.done()) {  // (not before free_until, as things stand: only its first cycle could end it)
+            lead_done_at.store(ticked_last, std::memory_order_release);
+            lead_next.store(UINT64_MAX, std::memory_order_release);
+            return ticked_last;
+          }
+          lead_next.store(std::min(t, end), std::memory_order_release);
+          continue;
         }
-        lead_next.store(std::min(t, end), std::memory_order_release);
-        continue;
       }
       if (g == 0 && span.hook) span.hook->before_cycle(t);
       for (int s : mine)  // as network::Network::tick: the switches with something due
@@ -490,13 +487,17 @@ void run_parallel(TxnFabric& f, const ParallelPlan& plan, const std::function<vo
   f.resume_at(f.endpoints().result().end_cycle + 1);
 }
 
-ParallelPlan plan_one_thread(const TxnFabric& f) {
-  if (f.network().switches() < 2 || !parallel_refusal(f.config(), 2).empty()) return ParallelPlan{};
+ParallelPlan plan_one_thread(const config::Config& c, const std::function<ParallelPlan(int)>& make_plan) {
+  if (c.network().num_switches() < 2 || !parallel_refusal(c, 2).empty()) return ParallelPlan{};
   try {
-    return on_one_thread(plan_parallel(f, 2));
+    return on_one_thread(make_plan(2));
   } catch (const ParallelError&) {
     return ParallelPlan{};
   }
+}
+
+ParallelPlan plan_one_thread(const TxnFabric& f) {
+  return plan_one_thread(f.config(), [&](int n) { return plan_parallel(f, n); });
 }
 
 void run_on_one_thread(TxnFabric& f, const std::function<void(uint64_t)>& on_progress) {

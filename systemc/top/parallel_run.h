@@ -42,8 +42,9 @@ void run_parallel(Fabric& f, const ParallelPlan& plan, const std::function<void(
 // A synthetic transaction run (TxnFabric(cfg, true)), as TxnFabric::run_plain.
 void run_parallel(TxnFabric& f, const ParallelPlan& plan, const std::function<void(uint64_t)>& on_window = {});
 
-// Two threads' plan on one thread (on_one_thread) for a network of switches that can be split,
-// else the sequential driver's (groups 1).
+// Two threads' plan (`make_plan(2)`, plan_parallel on the fabric) on one thread (on_one_thread)
+// for a network of switches that can be split, else the sequential driver's (groups 1).
+ParallelPlan plan_one_thread(const config::Config& c, const std::function<ParallelPlan(int)>& make_plan);
 ParallelPlan plan_one_thread(const TxnFabric& f);
 // A synthetic transaction run (TxnFabric(cfg, true)) on one thread: window by window where
 // plan_one_thread allows, else TxnFabric::run_plain. `on_progress` is called between windows, or
