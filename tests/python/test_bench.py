@@ -1,0 +1,120 @@
+"""scripts/bench.py's BookSim2 set and issue 21's targets: what a BookSim2 run is read for, how
+each bar is judged, and the set run end to end against a stand-in BookSim2 that records what it
+was asked to simulate."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SCRIPTS
+import bench
+
+BENCH = SCRIPTS / "bench.py"
+
+
+def test_booksim_cycles_are_its_last_time_taken():
+    out = "Warmed up ...Time used is 30000 cycles\nTime taken is 60093 cycles\nTotal run time 7.0\n"
+    assert bench.booksim_cycles(out) == 60093
+    with pytest.raises(SystemExit, match="Time taken"):
+        bench.booksim_cycles("Error: unknown configuration option foo\n")
+
+
+def booksim_row(name, ratio, ns):
+    return {"scenario": name, "ratio": ratio, "booksim": {"cycles_per_second": 1.0},
+            "upswitch": {"cycles_per_second": ratio, "ns_per_delivered_flit": ns}}
+
+
+def test_each_bar_is_judged_on_its_side_of_the_limit():
+    rows = [
+        booksim_row("b1", 40.0, 100.5),
+        booksim_row("b4", 39.99, 100.0),
+        {"scenario": "nvl72-rack-0.25-threads2", "wall_seconds_per_simulated_ms": 60.0, "parallel_efficiency": 0.79},
+        {"scenario": "allreduce-switch-72x16MiB-checked-threads2", "process_wall_seconds": 20.01, "peak_rss_mib": 953.0},
+        {"scenario": "allreduce-switch-72x16MiB-checked", "process_wall_seconds": 11.0},
+        {"scenario": "allreduce-switch-72x16MiB", "process_wall_seconds": 10.0},
+        {"scenario": "ualink-pod-1024x4-0.5", "cycles_per_second": 123.0, "peak_rss_mib": 4000.0},
+    ]
+    got = [(t["measured"], t["bar"], t["met"]) for t in bench.targets(rows)]
+    assert got == [
+        (40.0, 40.0, True),        # at least 40x: 40 is met
+        (100.5, 100.0, False),     # at most 100 ns
+        (39.99, 40.0, False),
+        (100.0, 100.0, True),
+        (60.0, 60.0, True),        # one simulated ms in at most a minute
+        (0.79, 0.8, False),        # at least 80% efficiency
+        (20.01, 20.0, False),
+        (953.0, 1e9 / 2**20, True),  # 1 GB is 953.67 MiB
+        (1.1, 1.10, True),         # the check costs at most 10%
+        (123.0, None, None),       # the pod is reported, not judged
+        (4000.0, None, None),
+    ]
+    assert bench.targets([]) == []
+
+
+FAKE_BOOKSIM = """#!/usr/bin/env python3
+import sys
+with open({log!r}, "a") as f:
+    f.write(open(sys.argv[1]).read() + " ".join(sys.argv[2:]) + "\\n---\\n")
+print("Warmed up ...Time used is 30000 cycles")
+print({final!r})
+sys.exit(255)  # as BookSim2 does when it succeeds
+"""
+
+
+def fake_booksim(tmp_path: Path, final: str) -> tuple[Path, Path]:
+    log = tmp_path / "booksim.log"
+    exe = tmp_path / "booksim"
+    exe.write_text(FAKE_BOOKSIM.format(log=str(log), final=final))
+    exe.chmod(0o755)
+    return exe, log
+
+
+def run_bench(upswitch, *args):
+    return subprocess.run([sys.executable, str(BENCH), "--bin", str(upswitch), *args], capture_output=True, text=True)
+
+
+def test_the_booksim_set_runs_both_on_the_validated_pairing(upswitch, tmp_path):
+    exe, log = fake_booksim(tmp_path, "Time taken is 50000 cycles")
+    out = tmp_path / "bench.json"
+    p = run_bench(upswitch, "--set", "booksim", "--booksim", str(exe), "--repeat", "2", "--cycles", "1000",
+                  "--kernel", "plain", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    result = json.loads(out.read_text())
+    rows = result["runs"]
+    assert [r["scenario"] for r in rows] == ["booksim-vs-upswitch-sepif-vc4-p1-uniform-0.6",
+                                             "booksim-vs-upswitch-sepif-vc4-p4-uniform-0.6"]
+    for r in rows:
+        b, u = r["booksim"], r["upswitch"]
+        assert r["repeats"] == 2 and b["simulated_cycles"] == 50000
+        assert b["cycles_per_second"] == pytest.approx(50000 / b["process_wall_seconds"])
+        assert u["cycles_per_second"] == pytest.approx(u["simulated_cycles"] / u["process_wall_seconds"])
+        assert r["ratio"] == pytest.approx(u["cycles_per_second"] / b["cycles_per_second"])
+        assert u["accepted"] == pytest.approx(0.6, abs=0.05)
+        assert "switch.allocator=separable_input_first" in r["overrides"]
+        assert "switch.vcs=4" in r["overrides"] and "traffic.rate=0.6" in r["overrides"]
+    assert [r["overrides"].count(f"traffic.packet_flits={n}") for r, n in zip(rows, (1, 4))] == [1, 1]
+    # BookSim2 was asked for the same router: two runs per case, 72 ports, 4 VCs of 8 flits.
+    runs = log.read_text().split("---\n")[:-1]
+    assert len(runs) == 4
+    for run, size in zip(runs, (1, 1, 4, 4)):
+        for want in ("k = 72;", "num_vcs = 4;", "vc_buf_size = 8;", f"packet_size = {size};",
+                     "injection_rate = 0.6;", "traffic = uniform;", "sw_allocator=separable_input_first"):
+            assert want in run
+    names = [t["target"] for t in result["targets"]]
+    assert len(names) == 4 and all(n.startswith("booksim-vs-upswitch-") for n in names)
+    assert {t["bar"] for t in result["targets"]} == {40.0, 100.0}
+
+
+def test_a_booksim_that_fails_or_is_missing_stops_the_bench(upswitch, tmp_path):
+    exe, _ = fake_booksim(tmp_path, "Error: no such topology")
+    p = run_bench(upswitch, "--set", "booksim", "--booksim", str(exe), "--repeat", "1", "--cycles", "500",
+                  "--out", str(tmp_path / "b.json"))
+    assert p.returncode != 0 and "Time taken is N cycles" in p.stderr and not (tmp_path / "b.json").exists()
+    p = run_bench(upswitch, "--set", "booksim", "--out", str(tmp_path / "b.json"))
+    assert p.returncode == 2 and "--set booksim needs --booksim PATH" in p.stderr
+    p = run_bench(upswitch, "--set", "booksim", "--booksim", str(tmp_path / "nope"), "--out", str(tmp_path / "b.json"))
+    assert p.returncode == 2 and "not an executable file" in p.stderr
