@@ -288,14 +288,13 @@ def run_booksim_pair(booksim, binary, case, kernel, cycles, repeat):
     }
 
 
-# Issue 21's bars: (target, what it reads, bar, goal, how the bar compares). A bar with None is
-# reported, not judged.
 GB = 1e9 / 2**20  # 1 GB in MiB
 
 
 def targets(rows):
     """Issue 21's targets that the rows of this run measure: per target what was measured, the
-    bar (and goal) and whether it is met."""
+    bar (and goal), on which side of it the bar is met, and whether it is; a target without a bar
+    (the pod's speed and memory) is reported, not judged (met: None)."""
     by = {r["scenario"]: r for r in rows}
     out = []
 
@@ -405,7 +404,7 @@ def main():
                 b, u = r["booksim"], r["upswitch"]
                 print(f"| {r['scenario']} | {r['ports']} | {r['rate']} | {u['accepted']:.3f} | "
                       f"{u['cycles_per_second']:,.0f} (BookSim2 {b['cycles_per_second']:,.0f}: {r['ratio']:.1f}x) | - | "
-                      f"{u['ns_per_delivered_flit']:.0f} ns per delivered flit | {u['peak_rss_mib']:.1f} |")
+                      f"{u['ns_per_delivered_flit'] or 0:.0f} ns per delivered flit | {u['peak_rss_mib']:.1f} |")
                 continue
             if "busbw_gbytes_per_s" in r:
                 print(f"| {r['scenario']} | {r['ports']} | - | busbw {r['busbw_gbytes_per_s']:.1f} GB/s | "
