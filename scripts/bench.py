@@ -43,6 +43,9 @@ per delivered flit; one simulated millisecond of the NVL72 rack in <= 60 s on tw
 <= 20 s and <= 1 GB, its check costing <= 10%), each with what this run measured and whether it
 is met, for the sets that ran (`--set all --booksim PATH` measures all of them).
 
+Progress goes to stderr. OUT is written again as each run (or set) finishes, so a bench stopped
+with Ctrl-C keeps what it finished (exit status 130).
+
 Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json]
                         [--set standard|scaling|load|transactions|collectives|networks|threads|booksim|all]
                         [--booksim PATH] [--repeat R]
@@ -329,6 +332,47 @@ def targets(rows):
     return out
 
 
+def measure(a, keep):
+    """Runs the chosen sets; each finished run (or set) goes to `keep`."""
+    todo = []
+    if a.which in ("standard", "all"):
+        todo += STANDARD
+    if a.which in ("scaling", "all"):
+        todo += scaling()
+    if a.which in ("load", "all"):
+        todo += load()
+    for i, (name, sets) in enumerate(todo):
+        print(f"[bench] {i + 1}/{len(todo)} {name}", file=sys.stderr)
+        keep(run_one(a.bin, name, sets, a.cycles, a.kernel))
+    if a.which in ("transactions", "all"):
+        print("[bench] transactions", file=sys.stderr)
+        keep(*run_transactions(a.bin, a.cycles, a.kernel))
+    if a.which in ("networks", "all"):
+        for name, sets, cycles in NETWORKS:
+            print(f"[bench] {name}", file=sys.stderr)
+            keep(run_one(a.bin, name, sets, cycles, a.kernel))
+    if a.which in ("threads", "all"):
+        keep(*run_threads(a.bin, a.cycles, a.repeat or 1))
+    if a.which in ("collectives", "all"):
+        # With --repeat R, R rounds of every point in turn; per point the fastest run (the
+        # checked and unchecked runs, compared for the check's cost, then meet the same moments
+        # of a shared machine).
+        best = {}
+        reps = a.repeat or 1
+        for rep in range(reps):
+            for name, algo, check, preset, size, threads in COLLECTIVES:
+                print(f"[bench] {name} ({rep + 1}/{reps})", file=sys.stderr)
+                r = run_collective(a.bin, name, algo, check, size=size, preset=preset, threads=threads)
+                r["repeats"] = reps
+                if name not in best or r["process_wall_seconds"] < best[name]["process_wall_seconds"]:
+                    best[name] = r
+        keep(*[best[c[0]] for c in COLLECTIVES])
+    if a.which in ("booksim", "all") and a.booksim:
+        by_name = {c["name"]: c for c in booksim_compare.cases()}
+        for name in BOOKSIM_CASES:
+            keep(run_booksim_pair(a.booksim, a.bin, by_name[name], a.kernel, a.cycles, a.repeat or 3))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/upswitch")
@@ -350,52 +394,30 @@ def main():
         ap.error(f"--booksim {a.booksim}: not an executable file")
     if a.repeat is not None and a.repeat < 1:
         ap.error(f"--repeat {a.repeat}: expected at least 1")
-    todo = []
-    if a.which in ("standard", "all"):
-        todo += STANDARD
-    if a.which in ("scaling", "all"):
-        todo += scaling()
-    if a.which in ("load", "all"):
-        todo += load()
-    rows = []
-    for i, (name, sets) in enumerate(todo):
-        print(f"[bench] {i + 1}/{len(todo)} {name}", file=sys.stderr)
-        rows.append(run_one(a.bin, name, sets, a.cycles, a.kernel))
-    if a.which in ("transactions", "all"):
-        print("[bench] transactions", file=sys.stderr)
-        rows += run_transactions(a.bin, a.cycles, a.kernel)
-    if a.which in ("networks", "all"):
-        for name, sets, cycles in NETWORKS:
-            print(f"[bench] {name}", file=sys.stderr)
-            rows.append(run_one(a.bin, name, sets, cycles, a.kernel))
-    if a.which in ("threads", "all"):
-        rows += run_threads(a.bin, a.cycles, a.repeat or 1)
-    if a.which in ("collectives", "all"):
-        # With --repeat R, R rounds of every point in turn; per point the fastest run (the
-        # checked and unchecked runs, compared for the check's cost, then meet the same moments
-        # of a shared machine).
-        best = {}
-        reps = a.repeat or 1
-        for rep in range(reps):
-            for name, algo, check, preset, size, threads in COLLECTIVES:
-                print(f"[bench] {name} ({rep + 1}/{reps})", file=sys.stderr)
-                r = run_collective(a.bin, name, algo, check, size=size, preset=preset, threads=threads)
-                r["repeats"] = reps
-                if name not in best or r["process_wall_seconds"] < best[name]["process_wall_seconds"]:
-                    best[name] = r
-        rows += [best[c[0]] for c in COLLECTIVES]
-    if a.which in ("booksim", "all") and a.booksim:
-        by_name = {c["name"]: c for c in booksim_compare.cases()}
-        for name in BOOKSIM_CASES:
-            rows.append(run_booksim_pair(a.booksim, a.bin, by_name[name], a.kernel, a.cycles, a.repeat or 3))
+    if not os.access(a.bin, os.X_OK):
+        ap.error(f"--bin {a.bin}: not an executable file (build it: scripts/build.sh)")
     version = subprocess.run([a.bin, "--version"], capture_output=True, text=True).stdout.strip()
-    result = {"upswitch": version, "cpu": os.uname().machine, "nproc": os.cpu_count(), "runs": rows,
-              "targets": targets(rows)}
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    tmp = a.out + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(result, f, indent=2)
-    os.replace(tmp, a.out)
+    rows = []
+    result = {}
+
+    def keep(*new):
+        """Adds finished runs and writes OUT again with every run so far, so that a bench stopped
+        with Ctrl-C keeps what it finished."""
+        rows.extend(new)
+        result.update(upswitch=version, cpu=os.uname().machine, nproc=os.cpu_count(), runs=rows,
+                      targets=targets(rows))
+        os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
+        tmp = a.out + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(result, f, indent=2)
+        os.replace(tmp, a.out)
+
+    try:
+        measure(a, keep)
+    except KeyboardInterrupt:
+        print(f"bench: interrupted; {a.out} holds the {len(rows)} runs finished" if rows else
+              "bench: interrupted before a run finished; nothing written", file=sys.stderr)
+        return 130
     if a.markdown:
         print("| scenario | ports | load | accepted | cycles/s | flits/s | transfers/s | peak RSS MiB |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -418,7 +440,7 @@ def main():
             print(f"| {r['scenario']} | {r['ports']} | {r['rate']} | {r['accepted']:.3f} | "
                   f"{r['cycles_per_second']:,.0f} | {r['flits_delivered_per_second']:,.0f} | {tps} | "
                   f"{r['peak_rss_mib']:.1f} |")
-        if result["targets"]:
+        if result.get("targets"):
             print()
             print("| issue 21 target | measured | bar | goal | met |")
             print("| --- | --- | --- | --- | --- |")
@@ -432,4 +454,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

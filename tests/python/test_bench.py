@@ -1,16 +1,18 @@
 """scripts/bench.py's BookSim2 set and issue 21's targets: what a BookSim2 run is read for, how
-each bar is judged, and the set run end to end against a stand-in BookSim2 that records what it
-was asked to simulate."""
+each bar is judged, the set run end to end against a stand-in BookSim2 that records what it was
+asked to simulate, and a bench stopped with Ctrl-C keeping the runs it finished."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from conftest import SCRIPTS
+from conftest import SCRIPTS, kill_group
 import bench
 
 BENCH = SCRIPTS / "bench.py"
@@ -57,18 +59,23 @@ def test_each_bar_is_judged_on_its_side_of_the_limit():
 
 FAKE_BOOKSIM = """#!/usr/bin/env python3
 import sys
+import time
 with open({log!r}, "a") as f:
     f.write(open(sys.argv[1]).read() + " ".join(sys.argv[2:]) + "\\n---\\n")
+if {hang_on!r} and {hang_on!r} in open(sys.argv[1]).read():
+    time.sleep(120)
 print("Warmed up ...Time used is 30000 cycles")
 print({final!r})
 sys.exit(255)  # as BookSim2 does when it succeeds
 """
 
 
-def fake_booksim(tmp_path: Path, final: str) -> tuple[Path, Path]:
+def fake_booksim(tmp_path: Path, final: str, hang_on: str = "") -> tuple[Path, Path]:
+    """A stand-in BookSim2 that logs its configuration and prints `final`; one whose configuration
+    holds `hang_on` sleeps for two minutes first."""
     log = tmp_path / "booksim.log"
     exe = tmp_path / "booksim"
-    exe.write_text(FAKE_BOOKSIM.format(log=str(log), final=final))
+    exe.write_text(FAKE_BOOKSIM.format(log=str(log), final=final, hang_on=hang_on))
     exe.chmod(0o755)
     return exe, log
 
@@ -118,3 +125,22 @@ def test_a_booksim_that_fails_or_is_missing_stops_the_bench(upswitch, tmp_path):
     assert p.returncode == 2 and "--set booksim needs --booksim PATH" in p.stderr
     p = run_bench(upswitch, "--set", "booksim", "--booksim", str(tmp_path / "nope"), "--out", str(tmp_path / "b.json"))
     assert p.returncode == 2 and "not an executable file" in p.stderr
+
+
+def test_ctrl_c_keeps_the_runs_finished(upswitch, tmp_path):
+    exe, _ = fake_booksim(tmp_path, "Time taken is 50000 cycles", hang_on="packet_size = 4;")
+    out = tmp_path / "bench.json"
+    proc = subprocess.Popen([sys.executable, str(BENCH), "--bin", str(upswitch), "--set", "booksim", "--booksim",
+                             str(exe), "--repeat", "1", "--cycles", "500", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not out.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)  # the 1-flit pair is written before the 4-flit BookSim2 run hangs
+    assert out.exists(), proc.communicate(timeout=5)
+    kill_group(proc, signal.SIGINT)  # what a terminal sends on Ctrl-C
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "holds the 1 runs finished" in err and "Traceback" not in err
+    result = json.loads(out.read_text())
+    assert [r["scenario"] for r in result["runs"]] == ["booksim-vs-upswitch-sepif-vc4-p1-uniform-0.6"]
+    assert len(result["targets"]) == 2
