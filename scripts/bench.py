@@ -58,7 +58,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from types import SimpleNamespace
 
 import booksim_compare
 
@@ -257,8 +256,7 @@ def booksim_cycles(text):
 
 def run_booksim_pair(booksim, binary, case, kernel, cycles, repeat):
     """BookSim2 and upswitch on `case`, interleaved `repeat` times; per simulator its best run."""
-    a = SimpleNamespace(ports=72, islip_iters=4, speculative=False, routing_delay=1, vc_allocator="islip",
-                        sample_period=10000, seed=1, booksim_set=[], upswitch_set=[], measure_cycles=cycles)
+    a = booksim_compare.parser().parse_args(["--booksim", booksim, "--measure-cycles", str(cycles)])  # its defaults
     text, overrides = booksim_compare.booksim_config(case, a, BOOKSIM_LOAD)
     sets = booksim_compare.upswitch_sets(case, a, BOOKSIM_LOAD)
     best = {}

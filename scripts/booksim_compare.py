@@ -246,7 +246,8 @@ def markdown(out):
     return 0
 
 
-def main():
+def parser():
+    """The command line, and with it every setting's default (scripts/bench.py takes them too)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--booksim", help="path to the booksim binary (required unless --markdown)")
     ap.add_argument("--upswitch", default="build/upswitch")
@@ -279,6 +280,11 @@ def main():
     ap.add_argument("--markdown", action="store_true",
                     help="print OUT/compare.csv as the Markdown tables of doc/validation.md "
                          "and exit (no runs)")
+    return ap
+
+
+def main():
+    ap = parser()
     a = ap.parse_args()
     if a.markdown:
         return markdown(a.out)

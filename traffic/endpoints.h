@@ -159,8 +159,9 @@ class TrafficEndpoints {
   };
 
   void advance_phase(uint64_t t);
-  // Cycle t of ports [p0, p1) (whole endpoints); the next cycle after t they have work at.
+  // Cycle t of ports [p0, p1) (whole endpoints).
   void tick_ports(int p0, int p1, uint64_t t);
+  // The next cycle after t ports [p0, p1) have work at (t + 1 while any has a backlog).
   uint64_t next_of(int p0, int p1, uint64_t t) const;
   struct SpanCycle {
     bool ticked = false;
