@@ -112,29 +112,42 @@ THREADS_RUNS = [
 ]
 
 
-def run_threads(binary, cycles, repeat=1):
-    """Each parallel run on each thread count, `repeat` times interleaved; per count the median
-    run, with every run's cycles per second, its speed-up and parallel efficiency against the
-    median of one thread."""
+def summarize_threads(runs, counts):
+    """Per thread count with finished runs: the median run, with every run's cycles per second,
+    its speed-up and parallel efficiency against the median of one thread."""
     rows = []
+    base = None
+    for n in counts:
+        if not runs[n]:
+            continue
+        ordered = sorted(runs[n], key=lambda r: r["cycles_per_second"])
+        r = dict(ordered[(len(ordered) - 1) // 2])
+        r["repeats"] = len(runs[n])
+        r["cycles_per_second_runs"] = [x["cycles_per_second"] for x in runs[n]]
+        if n == 1:
+            base = r["cycles_per_second"]
+        r["speedup"] = r["cycles_per_second"] / base if base else None
+        r["parallel_efficiency"] = r["speedup"] / n if base else None
+        rows.append(r)
+    return rows
+
+
+def run_threads(binary, cycles, repeat, keep):
+    """Each parallel run on each thread count, `repeat` times interleaved, summarized by
+    summarize_threads and passed to `keep` run by run; interrupted (Ctrl-C), the runs finished
+    so far are kept (without a speed-up where one thread has none)."""
     counts = [k for k in (1, 2, 4, 8) if k <= (os.cpu_count() or 1)]
     for name, sets, share in THREADS_RUNS:
         runs = {n: [] for n in counts}
-        for rep in range(repeat):
-            for n in counts:
-                print(f"[bench] {name} --threads {n} ({rep + 1}/{repeat})", file=sys.stderr)
-                runs[n].append(run_one(binary, f"{name}-threads{n}", sets, cycles // share, "plain", n))
-        base = None
-        for n in counts:
-            ordered = sorted(runs[n], key=lambda r: r["cycles_per_second"])
-            r = dict(ordered[(len(ordered) - 1) // 2])
-            r["repeats"] = repeat
-            r["cycles_per_second_runs"] = [x["cycles_per_second"] for x in runs[n]]
-            base = base or r["cycles_per_second"]
-            r["speedup"] = r["cycles_per_second"] / base
-            r["parallel_efficiency"] = r["speedup"] / n
-            rows.append(r)
-    return rows
+        try:
+            for rep in range(repeat):
+                for n in counts:
+                    print(f"[bench] {name} --threads {n} ({rep + 1}/{repeat})", file=sys.stderr)
+                    runs[n].append(run_one(binary, f"{name}-threads{n}", sets, cycles // share, "plain", n))
+        finally:
+            rows = summarize_threads(runs, counts)
+            if rows:
+                keep(*rows)
 
 
 def timed(name, args):
@@ -313,8 +326,9 @@ def targets(rows):
     if rack:
         add("nvl72-rack-0.25 on 2 threads: wall time per simulated millisecond", rack["wall_seconds_per_simulated_ms"],
             "s", 60.0, 30.0)
-        add("nvl72-rack-0.25: parallel efficiency from 1 to 2 threads", rack["parallel_efficiency"], "", 0.8,
-            at_most=False)
+        if rack["parallel_efficiency"] is not None:  # None: interrupted before a one-thread run finished
+            add("nvl72-rack-0.25: parallel efficiency from 1 to 2 threads", rack["parallel_efficiency"], "", 0.8,
+                at_most=False)
     ar = by.get("allreduce-switch-72x16MiB-checked-threads2")
     if ar:
         add("72-rank 16 MiB in-switch all-reduce, checked, 2 threads: wall time", ar["process_wall_seconds"], "s", 20.0)
@@ -350,21 +364,25 @@ def measure(a, keep):
             print(f"[bench] {name}", file=sys.stderr)
             keep(run_one(a.bin, name, sets, cycles, a.kernel))
     if a.which in ("threads", "all"):
-        keep(*run_threads(a.bin, a.cycles, a.repeat or 1))
+        run_threads(a.bin, a.cycles, a.repeat or 1, keep)
     if a.which in ("collectives", "all"):
         # With --repeat R, R rounds of every point in turn; per point the fastest run (the
         # checked and unchecked runs, compared for the check's cost, then meet the same moments
         # of a shared machine).
         best = {}
         reps = a.repeat or 1
-        for rep in range(reps):
-            for name, algo, check, preset, size, threads in COLLECTIVES:
-                print(f"[bench] {name} ({rep + 1}/{reps})", file=sys.stderr)
-                r = run_collective(a.bin, name, algo, check, size=size, preset=preset, threads=threads)
-                r["repeats"] = reps
-                if name not in best or r["process_wall_seconds"] < best[name]["process_wall_seconds"]:
-                    best[name] = r
-        keep(*[best[c[0]] for c in COLLECTIVES])
+        try:
+            for rep in range(reps):
+                for name, algo, check, preset, size, threads in COLLECTIVES:
+                    print(f"[bench] {name} ({rep + 1}/{reps})", file=sys.stderr)
+                    r = run_collective(a.bin, name, algo, check, size=size, preset=preset, threads=threads)
+                    if name not in best or r["process_wall_seconds"] < best[name]["process_wall_seconds"]:
+                        best[name] = r
+                    best[name]["repeats"] = rep + 1
+        finally:  # interrupted: the points run so far, each with the rounds it had
+            kept = [best[c[0]] for c in COLLECTIVES if c[0] in best]
+            if kept:
+                keep(*kept)
     if a.which in ("booksim", "all") and a.booksim:
         by_name = {c["name"]: c for c in booksim_compare.cases()}
         for name in BOOKSIM_CASES:
@@ -433,7 +451,9 @@ def main():
                 continue
             tps = f"{r['transfers_per_second']:,.0f}" if r.get("transfers_per_second") else "-"
             if "parallel_efficiency" in r:
-                tps = (f"{r['threads']} thread{'s' if r['threads'] > 1 else ''}: speed-up {r['speedup']:.2f}, efficiency {r['parallel_efficiency']:.2f}, "
+                gain = (f"speed-up {r['speedup']:.2f}, efficiency {r['parallel_efficiency']:.2f}, "
+                        if r["speedup"] is not None else "no one-thread run to compare, ")
+                tps = (f"{r['threads']} thread{'s' if r['threads'] > 1 else ''}: {gain}"
                        f"{r['wall_seconds_per_simulated_ms']:.0f} s per simulated ms")
             print(f"| {r['scenario']} | {r['ports']} | {r['rate']} | {r['accepted']:.3f} | "
                   f"{r['cycles_per_second']:,.0f} | {r['flits_delivered_per_second']:,.0f} | {tps} | "

@@ -144,3 +144,31 @@ def test_ctrl_c_keeps_the_runs_finished(upswitch, tmp_path):
     result = json.loads(out.read_text())
     assert [r["scenario"] for r in result["runs"]] == ["booksim-vs-upswitch-sepif-vc4-p1-uniform-0.6"]
     assert len(result["targets"]) == 2
+
+
+def test_an_interrupted_threads_set_keeps_the_runs_it_finished(monkeypatch):
+    """Three one- and two-thread runs finish, the fourth is interrupted: the kept rows are the
+    medians of what finished (1 thread: 100, 300 -> the lower median 100; 2 threads: 180), and the
+    two-thread row's speed-up is against the one-thread median (1.8, efficiency 0.9)."""
+    speeds = iter([100.0, 180.0, 300.0])
+    monkeypatch.setattr(bench.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(bench, "THREADS_RUNS", [("rack", [], 1)])
+
+    def fake_run(binary, name, sets, cycles, kernel, threads=None):
+        v = next(speeds, None)
+        if v is None:
+            raise KeyboardInterrupt
+        return {"scenario": name, "threads": threads, "cycles_per_second": v}
+
+    monkeypatch.setattr(bench, "run_one", fake_run)
+    kept = []
+    with pytest.raises(KeyboardInterrupt):
+        bench.run_threads("upswitch", 1000, 2, lambda *rows: kept.extend(rows))
+    assert [(r["threads"], r["cycles_per_second"], r["repeats"]) for r in kept] == [(1, 100.0, 2), (2, 180.0, 1)]
+    assert kept[1]["speedup"] == pytest.approx(1.8)
+    assert kept[1]["parallel_efficiency"] == pytest.approx(0.9)
+    # Interrupted before any one-thread run finished: no speed-up, and no efficiency to judge.
+    rows = bench.summarize_threads({1: [], 2: [{"scenario": "nvl72-rack-0.25-threads2", "threads": 2,
+                                                 "cycles_per_second": 5.0, "wall_seconds_per_simulated_ms": 9.0}]}, [1, 2])
+    assert rows[0]["speedup"] is None and rows[0]["parallel_efficiency"] is None
+    assert [t["target"] for t in bench.targets(rows)] == ["nvl72-rack-0.25 on 2 threads: wall time per simulated millisecond"]
