@@ -14,6 +14,13 @@ namespace upswitch::core {
 
 template <class T>
 class alignas(64) DelayLine {  // its fields fill one cache line
+  // The due cycle's low 32 bits (latencies are below 2^32 cycles): with a 16 B flit an entry
+  // takes 20 B, so a cache line holds three of a link's flits in flight.
+  struct Entry {
+    uint32_t due = 0;
+    T item{};
+  };
+
  public:
   explicit DelayLine(uint32_t latency = 1, uint32_t per_cycle = 1) { reset(latency, per_cycle); }
 
@@ -72,16 +79,77 @@ class alignas(64) DelayLine {  // its fields fill one cache line
   // Due cycle of the newest item ever pushed (0 before the first).
   uint64_t last_due() const { return last_due_; }
 
+  // Holding (parallel runs, Link::set_deferred): the sender and the receiver run on two threads
+  // in the same window, no longer than the latency, so nothing sent in a window is due inside it.
+  // The sender writes its items into the ring in place through a Writer kept on its side (its own
+  // cache line: it reads and writes nothing of the line's own fields), and the items stay unseen
+  // by the receiver until publish(), run between windows (after both threads stopped). Items
+  // visible at a window's start are due within `latency` cycles of it and those written in the
+  // window within `latency` cycles after, so a held line's ring has room for 2 x latency + 1
+  // cycles of items.
+  struct Writer {
+    Entry* ring = nullptr;
+    uint64_t last_due = 0;  // as the line's last_due_ and at_last_due_, the sender's copies
+    uint32_t at_last_due = 0;
+    uint32_t size = 0, latency = 0, per_cycle = 0;
+    uint32_t tail = 0;  // the ring index of the next item
+    uint32_t held = 0;  // items written since the last publish()
+    uint32_t room = 0;  // items it may write before the next publish()
+  };
+  // Starts (or ends) holding: the ring grows to 2 x latency + 1 cycles of items (or back),
+  // keeping the items in flight. Not while a Writer holds unpublished items.
+  void hold(bool on) {
+    const uint32_t size = (on ? 2 * latency_ + 1 : latency_ + 1) * per_cycle_;
+    if (size == size_) return;
+    if (count_ > size) throw std::logic_error("DelayLine: more items in flight than an unheld line carries");
+    std::vector<Entry> ring(size);
+    for (uint32_t k = 0; k < count_; ++k) ring[k] = ring_[wrap(head_ + k)];
+    ring_.swap(ring);
+    size_ = size;
+    head_ = 0;
+  }
+  // The sender's Writer, at the start of holding or after a publish(): where the next item goes.
+  Writer writer() {
+    return Writer{ring_.data(), last_due_, at_last_due_, size_, latency_, per_cycle_, wrap(head_ + count_), 0,
+                  size_ - count_};
+  }
+  // The sender's push while holding: as push(), into the ring beyond the visible items.
+  static void push_held(Writer& w, uint64_t now, const T& item) {
+    const uint64_t due = now + w.latency;
+    if (due != w.last_due) {
+      if (due < w.last_due) throw std::logic_error("DelayLine: an item pushed into the past");
+      w.last_due = due;
+      w.at_last_due = 0;
+    }
+    if (w.at_last_due == w.per_cycle) throw std::logic_error("DelayLine: more items in one cycle than it carries");
+    if (w.held == w.room) throw std::logic_error("DelayLine: held items overflow the ring (a window longer than the line?)");
+    ++w.at_last_due;
+    Entry& e = w.ring[w.tail];
+    e.due = static_cast<uint32_t>(due);
+    e.item = item;
+    w.tail = w.tail + 1 == w.size ? 0 : w.tail + 1;
+    ++w.held;
+  }
+  // Between windows, on the receiver's thread: the items the Writer holds become visible (as if
+  // pushed now); returns the first one's due cycle, UINT64_MAX if none.
+  uint64_t publish(Writer& w) {
+    if (!w.held) return UINT64_MAX;
+    // The first held item is due within `held` cycles before the last (at least one a cycle).
+    const uint32_t first = wrap(head_ + count_);
+    const uint64_t due = w.last_due - static_cast<uint32_t>(static_cast<uint32_t>(w.last_due) - ring_[first].due);
+    if (count_ == 0) head_due_ = due;
+    count_ += w.held;
+    last_due_ = w.last_due;
+    at_last_due_ = w.at_last_due;
+    w.held = 0;
+    w.room = size_ - count_;
+    return due;
+  }
+
  private:
   // Index arithmetic without a division: arguments are below 2 * size_.
   uint32_t wrap(uint32_t i) const { return i >= size_ ? i - size_ : i; }
 
-  // The due cycle's low 32 bits (latencies are below 2^32 cycles): with a 16 B flit an entry
-  // takes 20 B, so a cache line holds three of a link's flits in flight.
-  struct Entry {
-    uint32_t due = 0;
-    T item{};
-  };
   std::vector<Entry> ring_;
   uint64_t head_due_ = UINT64_MAX;  // due cycle of the oldest item; UINT64_MAX when empty
   uint64_t last_due_ = 0;           // due cycle of the newest push

@@ -71,31 +71,36 @@ class Link {
   }
 
   // Parallel runs (top/parallel_run.h): when the two ends of the link are ticked by different
-  // threads, what is sent waits in the sender's outbox until the driver flushes it between
-  // windows no longer than min(latency, credit delay): nothing sent in a window is due inside it,
-  // so the receiver misses nothing. The flits' flush wakes only the flit receiver and the
-  // credits' only the credit receiver, so each end's thread flushes what comes to it, both at
-  // once (while neither sends). Not with a data-link layer (both ends drive it).
+  // threads, what is sent is written into the delay line at once but stays unseen by the
+  // receiver until the driver flushes it between windows no longer than min(latency, credit
+  // delay): nothing sent in a window is due inside it, so the receiver misses nothing
+  // (DelayLine::hold). Each end writes through a Writer of its own, on a cache line of its own.
+  // The flits' flush wakes only the flit receiver and the credits' only the credit receiver, so
+  // each end's thread flushes what comes to it, both at once (while neither sends). Not with a
+  // data-link layer (both ends drive it).
   void set_deferred(bool on) {
+    if (on == deferred_) return;
     if (on && dl_) throw std::logic_error("Link: a link with a data-link layer cannot be deferred");
+    if (!on && (flit_writer_.held || credit_writer_.held))
+      throw std::logic_error("Link: held items not flushed before the link stops holding");
+    flits_.hold(on);
+    credits_.hold(on);
+    flit_writer_ = flits_.writer();
+    credit_writer_ = credits_.writer();
     deferred_ = on;
   }
   bool deferred() const { return deferred_; }
   void flush_deferred_flits() {
-    for (const auto& [now, f] : flit_out_) {
-      flits_.push(now, f);
-      note_flit_due(now + flits_.latency());
-      if (flit_listened_) flit_listener_->wake_at(now + flits_.latency());
-    }
-    flit_out_.clear();
+    const uint64_t due = flits_.publish(flit_writer_);
+    if (due == UINT64_MAX) return;
+    note_flit_due(due);
+    if (flit_listened_) flit_listener_->wake_at(due);
   }
   void flush_deferred_credits() {
-    for (const auto& [now, c] : credit_out_) {
-      credits_.push(now, c);
-      note_credit_due(now + credits_.latency());
-      if (credit_listened_) credit_listener_->wake_at(now + credits_.latency());
-    }
-    credit_out_.clear();
+    const uint64_t due = credits_.publish(credit_writer_);
+    if (due == UINT64_MAX) return;
+    note_credit_due(due);
+    if (credit_listened_) credit_listener_->wake_at(due);
   }
 
   // A receiver's compact view of its links (optional): a slot of the flit receiver's holding the
@@ -136,7 +141,7 @@ class Link {
 
   void send_flit(uint64_t now, const Flit& f) {
     if (deferred_) {
-      flit_out_.emplace_back(now, f);
+      DelayLine<Flit>::push_held(flit_writer_, now, f);
       return;
     }
     if (dl_) {
@@ -166,7 +171,7 @@ class Link {
       return;
     }
     if (deferred_) {
-      credit_out_.emplace_back(now, c);
+      DelayLine<Credit>::push_held(credit_writer_, now, c);
       return;
     }
     credits_.push(now, c);
@@ -225,10 +230,10 @@ class Link {
   std::vector<uint64_t> credit_losses_;
   size_t loss_idx_ = 0;
   uint64_t credits_lost_ = 0;
-  // Deferred sends (cycle sent, item), capacity kept: the flit sender's and the credit sender's,
-  // two threads that write them in the same window, so a cache line each.
-  alignas(64) std::vector<std::pair<uint64_t, Flit>> flit_out_;
-  alignas(64) std::vector<std::pair<uint64_t, Credit>> credit_out_;
+  // While deferred: the flit sender's and the credit sender's writers, two threads that write
+  // them in the same window, so a cache line each.
+  alignas(64) DelayLine<Flit>::Writer flit_writer_;
+  alignas(64) DelayLine<Credit>::Writer credit_writer_;
 };
 
 // The newest due cycle of any flit or credit sent on these links (plain links; 0 before the

@@ -345,7 +345,7 @@ void run_windows(network::Network& net, Endpoints& eps, uint64_t check, const st
       stop = true;
     }
   };
-  WindowBarrier ticked(N, [] {});  // every group has finished the window: the outboxes are full
+  WindowBarrier ticked(N, [] {});  // every group has finished the window: what it sent is written, unpublished
   WindowBarrier barrier(N, between);
 
   // Simulates group g's part of the window; returns the last cycle it simulated (UINT64_MAX: none).

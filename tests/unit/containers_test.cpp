@@ -115,6 +115,91 @@ TEST(DelayLine, CarriesUpToItsPerCycleCountInPushOrder) {
   }
 }
 
+// A held line (parallel runs): the sender writes through its Writer, the receiver pops and sees
+// only what was published between windows. Against a reference queue, at K items per cycle and
+// random loads (full load included: the ring's 2 x latency + 1 cycles are all needed), with
+// windows as long as the latency, items published in windows come out at exactly their due
+// cycles and next_due(), last_due() and empty_after() answer as they would for an unheld line.
+// Holding starts and ends with items in flight; the writer refuses more than K items in a cycle.
+TEST(DelayLine, HeldItemsAppearAtTheirDueCycleOnceEachWindowIsPublished) {
+  for (uint32_t k : {1u, 2u}) {
+    for (uint32_t lat : {1u, 3u, 8u}) {
+      for (double load : {0.5, 1.0}) {
+        DelayLine<int> d(lat, k);
+        std::deque<std::pair<uint64_t, int>> expect, held;  // visible, and written in this window
+        traffic::Rng rng(9, lat * 10 + k);
+        int next = 0;
+        auto pop_due = [&](uint64_t t) {
+          int v = -1;
+          while (d.pop(t, v)) {
+            ASSERT_FALSE(expect.empty());
+            ASSERT_EQ(expect.front(), std::make_pair(t, v)) << "k " << k << " lat " << lat;
+            expect.pop_front();
+          }
+          ASSERT_TRUE(expect.empty() || expect.front().first > t) << "k " << k << " lat " << lat << " t " << t;
+        };
+        for (uint64_t t = 0; t < 5; ++t) {  // unheld at first: items in flight when holding starts
+          d.push(t, next);
+          expect.emplace_back(t + lat, next++);
+          pop_due(t);
+        }
+        d.hold(true);
+        auto w = d.writer();
+        uint64_t newest = 4 + lat;  // the due cycle of the newest item
+        const uint64_t end = 400;
+        for (uint64_t t = 5; t < end; ++t) {
+          if ((t - 5) % lat == 0) {  // between windows [.., t): publish what was written
+            const uint64_t first = d.publish(w);
+            EXPECT_EQ(first, held.empty() ? UINT64_MAX : held.front().first);
+            expect.insert(expect.end(), held.begin(), held.end());
+            held.clear();
+            EXPECT_EQ(d.next_due(), expect.empty() ? UINT64_MAX : expect.front().first);
+            EXPECT_EQ(d.last_due(), newest);
+            EXPECT_EQ(d.count(), expect.size());
+          }
+          const uint32_t n = load == 1.0 ? k : static_cast<uint32_t>(rng.unit() * (k + 1));
+          for (uint32_t j = 0; j < n; ++j) {
+            DelayLine<int>::push_held(w, t, next);
+            held.emplace_back(t + lat, next++);
+            newest = t + lat;
+          }
+          pop_due(t);
+          EXPECT_EQ(d.empty_after(t), expect.empty() || expect.back().first == t);
+        }
+        if (load == 1.0) {
+          EXPECT_THROW(DelayLine<int>::push_held(w, end - 1, -1), std::logic_error);
+        }
+        EXPECT_EQ(d.publish(w), held.empty() ? UINT64_MAX : held.front().first);
+        expect.insert(expect.end(), held.begin(), held.end());
+        EXPECT_EQ(d.last_due(), newest);
+        d.hold(false);  // what is in flight stays, in order
+        for (uint64_t t = end; !expect.empty() && t <= end + lat; ++t) pop_due(t);
+        EXPECT_TRUE(expect.empty());
+        EXPECT_TRUE(d.empty());
+      }
+    }
+  }
+  // Never published (a window far longer than the line): with two items in flight when holding
+  // starts, the ring's other 2 x 2 + 1 - 2 slots, then a refusal rather than an item written over.
+  // The same with the two items published by an earlier window.
+  for (bool published : {false, true}) {
+    DelayLine<int> d(2);
+    if (!published) {
+      d.push(0, 0);
+      d.push(1, 0);
+    }
+    d.hold(true);
+    auto w = d.writer();
+    if (published) {
+      DelayLine<int>::push_held(w, 0, 0);
+      DelayLine<int>::push_held(w, 1, 0);
+      EXPECT_EQ(d.publish(w), 2u);
+    }
+    for (uint64_t t = 2; t < 5; ++t) DelayLine<int>::push_held(w, t, 0);
+    EXPECT_THROW(DelayLine<int>::push_held(w, 5, 0), std::logic_error) << "published " << published;
+  }
+}
+
 // The pacer against a continuous-time reference: a backlogged sender starts flit k no earlier
 // than k / rate cycles after its first (minus the one flit of slack the bucket allows), and
 // over a long run sends exactly rate flits per cycle.
