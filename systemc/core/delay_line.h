@@ -95,6 +95,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
     uint32_t tail = 0;  // the ring index of the next item
     uint32_t held = 0;  // items written since the last publish()
     uint32_t room = 0;  // items it may write before the next publish()
+    uint64_t first_due = 0;  // the due cycle of the first of them (publish() need not read the ring)
   };
   // Starts (or ends) holding: the ring grows to 2 x latency + 1 cycles of items (or back),
   // keeping the items in flight. Not while a Writer holds unpublished items.
@@ -111,7 +112,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
   // The sender's Writer, at the start of holding or after a publish(): where the next item goes.
   Writer writer() {
     return Writer{ring_.data(), last_due_, at_last_due_, size_, latency_, per_cycle_, wrap(head_ + count_), 0,
-                  size_ - count_};
+                  size_ - count_, 0};
   }
   // The sender's push while holding: as push(), into the ring beyond the visible items.
   static void push_held(Writer& w, uint64_t now, const T& item) {
@@ -124,6 +125,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
     if (w.at_last_due == w.per_cycle) throw std::logic_error("DelayLine: more items in one cycle than it carries");
     if (w.held == w.room) throw std::logic_error("DelayLine: held items overflow the ring (a window longer than the line?)");
     ++w.at_last_due;
+    if (w.held == 0) w.first_due = due;
     Entry& e = w.ring[w.tail];
     e.due = static_cast<uint32_t>(due);
     e.item = item;
@@ -134,9 +136,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
   // pushed now); returns the first one's due cycle, UINT64_MAX if none.
   uint64_t publish(Writer& w) {
     if (!w.held) return UINT64_MAX;
-    // The first held item is due within `held` cycles before the last (at least one a cycle).
-    const uint32_t first = wrap(head_ + count_);
-    const uint64_t due = w.last_due - static_cast<uint32_t>(static_cast<uint32_t>(w.last_due) - ring_[first].due);
+    const uint64_t due = w.first_due;
     if (count_ == 0) head_due_ = due;
     count_ += w.held;
     last_due_ = w.last_due;
