@@ -24,6 +24,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
  public:
   explicit DelayLine(uint32_t latency = 1, uint32_t per_cycle = 1) { reset(latency, per_cycle); }
 
+  // Empties the line (and ends holding: a Writer of the old ring must not be used again).
   void reset(uint32_t latency, uint32_t per_cycle = 1) {
     latency_ = latency;
     per_cycle_ = per_cycle;

@@ -42,7 +42,11 @@ class Link {
   // Before any credit is sent: up to `k` credits may be sent in one cycle (the receiver of a
   // crossbar with speedup k frees up to k slots per cycle; UALink's UPLI returns 1-4 credits per
   // port per cycle, facts 1.7).
-  void set_credits_per_cycle(uint32_t k) { credits_.reset(credits_.latency(), k); }
+  void set_credits_per_cycle(uint32_t k) {
+    // (A held line's writer points into the ring that reset() replaces.)
+    if (deferred_) throw std::logic_error("Link: credits per cycle set while the link is deferred");
+    credits_.reset(credits_.latency(), k);
+  }
   // From each of these cycles on, the next credit sent is lost (fault injection).
   void set_credit_losses(std::vector<uint64_t> cycles) {
     credit_losses_ = std::move(cycles);

@@ -200,6 +200,16 @@ TEST(DelayLine, HeldItemsAppearAtTheirDueCycleOnceEachWindowIsPublished) {
   }
 }
 
+// A deferred link's credit line cannot be rebuilt under its writer (set_credits_per_cycle
+// replaces the ring the writer points into): refused while deferred, allowed again after.
+TEST(Link, RefusesCreditsPerCycleWhileDeferred) {
+  Link l(4, 4);
+  l.set_deferred(true);
+  EXPECT_THROW(l.set_credits_per_cycle(2), std::logic_error);
+  l.set_deferred(false);
+  EXPECT_NO_THROW(l.set_credits_per_cycle(2));
+}
+
 // The pacer against a continuous-time reference: a backlogged sender starts flit k no earlier
 // than k / rate cycles after its first (minus the one flit of slack the bucket allows), and
 // over a long run sends exactly rate flits per cycle.
