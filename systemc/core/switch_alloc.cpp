@@ -313,10 +313,11 @@ void SwitchCore::allocate_vcs_at(int o, uint64_t t) {
   size_t kept = 0;
   for (size_t k = 0; k < b.size(); ++k) {
     const int idx = b[k];
+    const LaneOf lane = lane_of_[static_cast<size_t>(idx)];
     // A head gets the lowest free VC of its own message class (all VCs when there is one class).
-    uint32_t mine = free & class_vc_mask_[(idx % v_) / p_.vcs];
+    uint32_t mine = free & class_vc_mask_[lane.vc];
     if (p_.vc_classes == 2) {  // the upper class once the packet crossed a dateline (or crosses one now)
-      const bool upper = (idx % v_) % p_.vcs >= p_.vcs / 2 || p_.dateline_ports[static_cast<size_t>(o)];
+      const bool upper = upper_vc_[lane.vc] || p_.dateline_ports[static_cast<size_t>(o)];
       mine &= dclass_mask_[upper ? 1 : 0];
     }
     if (!mine) {
@@ -325,7 +326,7 @@ void SwitchCore::allocate_vcs_at(int o, uint64_t t) {
     }
     const int vc = __builtin_ctz(mine);
     free &= ~(1U << vc);
-    const int input = idx / v_;
+    const int input = lane.input;
     holder_[o * v_ + vc] = input;
     set_bit(held_[vc].row(0), o);
     set_bit(held_by_[vc].row(input), o);

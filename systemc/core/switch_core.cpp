@@ -76,7 +76,13 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
     for (int o = 0; o < n_; ++o) set_bit(va_free_.row(0), o);
     vc_free_mask_.assign(n_, v_ == 32 ? ~0U : (1U << v_) - 1);
     const uint32_t one_class = p_.vcs == 32 ? ~0U : (1U << p_.vcs) - 1;
-    for (int c = 0; c < p_.classes; ++c) class_vc_mask_.push_back(one_class << (c * p_.vcs));
+    for (int vc = 0; vc < v_; ++vc) {
+      class_vc_mask_.push_back(one_class << (vc / p_.vcs * p_.vcs));
+      upper_vc_.push_back(vc % p_.vcs >= p_.vcs / 2 ? 1 : 0);
+    }
+    if (n_ > UINT16_MAX + 1) throw std::invalid_argument("SwitchCore: more than 65,536 ports");
+    for (int idx = 0; idx < n_ * v_; ++idx)
+      lane_of_.push_back(LaneOf{static_cast<uint16_t>(idx / v_), static_cast<uint8_t>(idx % v_)});
     if (p_.vc_classes == 2) {
       if (p_.vcs < 2 || p_.vcs % 2) throw std::invalid_argument("SwitchCore: two VC classes need an even number of VCs");
       const uint32_t lower = (1U << (p_.vcs / 2)) - 1;
