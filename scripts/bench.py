@@ -134,8 +134,8 @@ def summarize_threads(runs, counts):
 
 def run_threads(binary, cycles, repeat, keep):
     """Each parallel run on each thread count, `repeat` times interleaved, summarized by
-    summarize_threads and passed to `keep` run by run; interrupted (Ctrl-C), the runs finished
-    so far are kept (without a speed-up where one thread has none)."""
+    summarize_threads and passed to `keep` once the run's repeats are done; interrupted (Ctrl-C),
+    the repeats finished so far are kept (without a speed-up where one thread has none)."""
     counts = [k for k in (1, 2, 4, 8) if k <= (os.cpu_count() or 1)]
     for name, sets, share in THREADS_RUNS:
         runs = {n: [] for n in counts}

@@ -49,12 +49,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
   // Item sent at cycle `now`; pop(now + latency) returns it.
   void push(uint64_t now, const T& item) {
     const uint64_t due = now + latency_;
-    if (due != last_due_) {
-      if (due < last_due_) throw std::logic_error("DelayLine: an item pushed into the past");
-      last_due_ = due;
-      at_last_due_ = 0;
-    }
-    if (at_last_due_ == per_cycle_) throw std::logic_error("DelayLine: more items in one cycle than it carries");
+    check_due(due, last_due_, at_last_due_, per_cycle_);
     // Full only when the receiver let an item pass its due cycle (a model defect): stop here
     // rather than write over an item in flight.
     if (count_ == size_) throw std::logic_error("DelayLine: full, an item was not received at its due cycle");
@@ -118,12 +113,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
   // The sender's push while holding: as push(), into the ring beyond the visible items.
   static void push_held(Writer& w, uint64_t now, const T& item) {
     const uint64_t due = now + w.latency;
-    if (due != w.last_due) {
-      if (due < w.last_due) throw std::logic_error("DelayLine: an item pushed into the past");
-      w.last_due = due;
-      w.at_last_due = 0;
-    }
-    if (w.at_last_due == w.per_cycle) throw std::logic_error("DelayLine: more items in one cycle than it carries");
+    check_due(due, w.last_due, w.at_last_due, w.per_cycle);
     if (w.held == w.room) throw std::logic_error("DelayLine: held items overflow the ring (a window longer than the line?)");
     ++w.at_last_due;
     if (w.held == 0) w.first_due = due;
@@ -148,6 +138,18 @@ class alignas(64) DelayLine {  // its fields fill one cache line
   }
 
  private:
+  // Both pushes' rule: items come in due order, at most `per_cycle` of them with one due cycle
+  // (`last_due` and `at_last_due`, the newest due cycle and the items pushed with it, move on to
+  // `due`; the caller counts the item once it is written).
+  static void check_due(uint64_t due, uint64_t& last_due, uint32_t& at_last_due, uint32_t per_cycle) {
+    if (due != last_due) {
+      if (due < last_due) throw std::logic_error("DelayLine: an item pushed into the past");
+      last_due = due;
+      at_last_due = 0;
+    }
+    if (at_last_due == per_cycle) throw std::logic_error("DelayLine: more items in one cycle than it carries");
+  }
+
   // Index arithmetic without a division: arguments are below 2 * size_.
   uint32_t wrap(uint32_t i) const { return i >= size_ ? i - size_ : i; }
 
