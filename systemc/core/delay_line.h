@@ -54,7 +54,9 @@ class alignas(64) DelayLine {  // its fields fill one cache line
     // rather than write over an item in flight.
     if (count_ == size_) throw std::logic_error("DelayLine: full, an item was not received at its due cycle");
     ++at_last_due_;
-    Entry& e = ring_[wrap(head_ + count_)];  // written in place: no temporary Entry to copy
+    const uint32_t tail = wrap(head_ + count_);
+    prefetch<1>(ring_.data(), size_, tail);
+    Entry& e = ring_[tail];  // written in place: no temporary Entry to copy
     e.due = static_cast<uint32_t>(due);
     e.item = item;
     if (count_++ == 0) head_due_ = due;
@@ -65,10 +67,14 @@ class alignas(64) DelayLine {  // its fields fill one cache line
     if (head_due_ != now) return false;  // also when empty (UINT64_MAX)
     out = ring_[head_].item;
     head_ = wrap(head_ + 1);
+    prefetch<0>(ring_.data(), size_, head_);
     // The next item is due in [now, now + latency]: its cycle's low 32 bits give the whole.
     head_due_ = --count_ ? now + static_cast<uint32_t>(ring_[head_].due - static_cast<uint32_t>(now)) : UINT64_MAX;
     return true;
   }
+
+  // The oldest item in flight, due or not (nullptr when empty): for a receiver's prefetch hints.
+  const T* front() const { return count_ ? &ring_[head_].item : nullptr; }
 
   // Earliest due cycle among the items in flight; UINT64_MAX when empty.
   uint64_t next_due() const { return head_due_; }
@@ -117,6 +123,7 @@ class alignas(64) DelayLine {  // its fields fill one cache line
     if (w.held == w.room) throw std::logic_error("DelayLine: held items overflow the ring (a window longer than the line?)");
     ++w.at_last_due;
     if (w.held == 0) w.first_due = due;
+    prefetch<1>(w.ring, w.size, w.tail);
     Entry& e = w.ring[w.tail];
     e.due = static_cast<uint32_t>(due);
     e.item = item;
@@ -148,6 +155,18 @@ class alignas(64) DelayLine {  // its fields fill one cache line
       at_last_due = 0;
     }
     if (at_last_due == per_cycle) throw std::logic_error("DelayLine: more items in one cycle than it carries");
+  }
+
+  // A ring is read and written in order, one entry per item, each written about `latency` cycles
+  // before it is read: by then a network's other switches and endpoints have pushed it out of the
+  // cache. So each pop and push asks for the entry a cache line ahead (a hint; no effect on what
+  // the line holds).
+  static constexpr uint32_t kAhead = (64 + sizeof(Entry) - 1) / sizeof(Entry);
+  template <int Write>
+  static void prefetch(const Entry* ring, uint32_t size, uint32_t i) {
+    if (size <= kAhead) return;
+    i += kAhead;
+    __builtin_prefetch(ring + (i >= size ? i - size : i), Write);
   }
 
   // Index arithmetic without a division: arguments are below 2 * size_.
