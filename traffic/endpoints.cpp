@@ -401,6 +401,9 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
     if (in.packet != UINT32_MAX) fail("head flit while another packet is in progress");
     in.packet = f.payload;
     in.flits = 0;
+    // The tail reads the packet's record, last written when its source sent the head: ask for it
+    // now, while the body flits cross (a hint, as the delay lines' prefetch).
+    if (!f.tail() && f.payload < records_.size()) __builtin_prefetch(&records_[f.payload]);
   } else if (in.packet != f.payload) {
     fail("body flit of a packet that is not in progress");
   }
