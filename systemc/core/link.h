@@ -159,6 +159,9 @@ class Link {
     if (flit_listened_) flit_listener_->wake_at(now + flits_.latency());
   }
   bool receive_flit(uint64_t now, Flit& f) { return dl_ ? dl_->receive(now, f) : flits_.pop(now, f); }
+  // The next flit the receiver will take, due or not (nullptr: none, or behind a data-link layer),
+  // to prefetch what it refers to; a hint only.
+  const Flit* next_flit() const { return dl_ ? nullptr : flits_.front(); }
   // Flits sent and not yet received, and the receiver's view of them.
   uint64_t flits_in_flight() const { return dl_ ? dl_->in_flight() : flits_.count(); }
   bool flits_empty() const { return dl_ ? dl_->empty() : flits_.empty(); }

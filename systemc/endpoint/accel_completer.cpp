@@ -36,6 +36,15 @@ void AcceleratorEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
     b.rx_lane = static_cast<uint8_t>(lane);
     b.rx_port = static_cast<uint32_t>(p);
     b.cmd_shared_rx = f.cmd_shared;
+    // The tail reads the packet's messages (their headers, and a lone message's data), last
+    // written by the sender: ask for them now, while the other flits cross (a hint only).
+    if (b.flits > 1)
+      for (int k = 0; k < b.count; ++k) {
+        const char* m = reinterpret_cast<const char*>(&msgs_[b.msg[k]]);
+        __builtin_prefetch(m);
+        if (b.count == 1)
+          for (int l = 1; l < b.flits && l <= 4; ++l) __builtin_prefetch(m + 64 * l);
+      }
   } else if (cur != f.payload) {
     fail("body flit of a packet that is not in progress");
   }

@@ -310,7 +310,12 @@ void AcceleratorEndpoints::tick_block(size_t b, uint64_t t) {
       if (flit_due_[pi] <= t) {
         const bool got = !from_switch_[pi]->flits_empty() && from_switch_[pi]->receive_flit(t, f);
         from_switch_[pi]->refresh_flit_due();
-        if (got) receive(p, f, t);
+        if (got) {
+          receive(p, f, t);
+          // The next packet's bundle was last written by its sender: ask for it before it is due.
+          const core::Flit* next = from_switch_[pi]->next_flit();
+          if (next && next->head() && is_bundle(next->payload)) __builtin_prefetch(&bundle(next->payload));
+        }
       }
     }
     if (faults_on_) faults_tick(e, t);
