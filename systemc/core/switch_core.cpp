@@ -232,6 +232,8 @@ int SwitchCore::choose_output(int input, const Flit& head) {
 }
 
 void SwitchCore::enqueue(int input, const Flit& f) {
+  if (cmd_ && f.head() && f.msgs > kMaxPacketMessages)
+    throw std::logic_error("SwitchCore: a head flit of more than kMaxPacketMessages messages");
   const int q = queue_of(f);
   const bool was_empty = queues_[input].empty(q);
   queues_[input].push(q, f);

@@ -141,8 +141,12 @@ class SwitchCore {
     return !cmd_ || !f.head() || out_cmd_[output].available(vc) >= f.msgs;
   }
   // The same for the front flit of queue `q` of `input`, from the queue's compact copy.
+  // A lane with a whole packet's credits fits any front flit (SwitchCore::enqueue refuses a head
+  // of more messages) without reading the queue, whose line is seldom in the cache.
   bool front_fits(int input, int q, int output, int vc) const {
-    return !cmd_ || out_cmd_[output].available(vc) >= queues_[input].front_need(q);
+    if (!cmd_) return true;
+    const uint32_t avail = out_cmd_[output].available(vc);
+    return avail >= static_cast<uint32_t>(kMaxPacketMessages) || avail >= queues_[input].front_need(q);
   }
   void fitting_outputs(int input, int vc, const uint64_t* check, uint64_t* fits) const;
   // Packet mode (switch_packet_mode.cpp).

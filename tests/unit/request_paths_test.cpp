@@ -181,5 +181,47 @@ TEST(RequestPaths, OutputByOutputGrantsWhatInputByInputGrants) {
   }
 }
 
+// Allocation takes a lane with a whole packet's command credits (kMaxPacketMessages) to fit any
+// front flit without reading it, so every queueing mode refuses a head of more messages.
+TEST(RequestPaths, EveryQueueingRefusesAHeadOfMoreMessagesThanAPacketCarries) {
+  for (Queueing q : {Queueing::kFifo, Queueing::kVc, Queueing::kVoq}) {
+    for (int msgs : {kMaxPacketMessages, kMaxPacketMessages + 1}) {
+      SwitchParams p;
+      p.ports = 2;
+      p.vcs = 2;
+      p.classes = 2;
+      p.vc_buffer_flits = 4;
+      p.queueing = q;
+      p.allocator = "islip";
+      p.allocator_iterations = 1;
+      SwitchCore core(p, DownstreamBuffer{4, 0, 16, 0});
+      Link in0(1, 1), in1(1, 1), out0(1, 1), out1(1, 1);
+      core.connect(0, &in0, &out0);
+      core.connect(1, &in1, &out1);
+      Flit f;
+      f.dst = 1;
+      f.size = 1;
+      f.flags = Flit::kHead | Flit::kTail;
+      f.msgs = static_cast<uint8_t>(msgs);
+      in0.send_flit(0, f);
+      bool left = false;  // the flit reached the output's link
+      auto run = [&] {
+        for (uint64_t t = 0; t < 40; ++t) {
+          core.tick(t);
+          Flit got;
+          left = out1.receive_flit(t, got) || left;
+        }
+      };
+      const std::string what = "queueing " + std::to_string(static_cast<int>(q)) + ", " + std::to_string(msgs) + " messages";
+      if (msgs > kMaxPacketMessages) {
+        EXPECT_THROW(run(), std::logic_error) << what;
+      } else {
+        EXPECT_NO_THROW(run()) << what;
+        EXPECT_TRUE(left) << what;  // a full packet's credits fit it
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace upswitch::core
