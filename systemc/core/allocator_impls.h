@@ -34,6 +34,7 @@ class ISlip : public Allocator {
   std::vector<int> grant_ptr_, accept_ptr_;
   BitMatrix grants_;            // row i: outputs granting input i in this iteration
   BitMatrix in_free_, out_free_;  // one row each
+  BitMatrix in_granted_;          // one row: inputs with a grant in this iteration (granted_)
   std::vector<int> granted_;
   std::vector<int> outputs_;
 };

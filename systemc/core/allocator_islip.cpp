@@ -11,7 +11,8 @@ ISlip::ISlip(int n, int iterations)
       accept_ptr_(n, 0),
       grants_(n, n),
       in_free_(1, n),
-      out_free_(1, n) {
+      out_free_(1, n),
+      in_granted_(1, n) {
   granted_.reserve(n);
   outputs_.reserve(n);
 }
@@ -20,6 +21,7 @@ void ISlip::allocate(const AllocRequest& req, std::vector<int>& match) {
   const int words = in_free_.words();
   uint64_t* in_free = in_free_.row(0);
   uint64_t* out_free = out_free_.row(0);
+  uint64_t* in_granted = in_granted_.row(0);  // empty between iterations
   for (int w = 0; w < words; ++w) in_free[w] = out_free[w] = 0;
   for (int i : *req.inputs) set_bit(in_free, i);
   for (int o : *req.outputs) set_bit(out_free, o);
@@ -35,7 +37,10 @@ void ISlip::allocate(const AllocRequest& req, std::vector<int>& match) {
       const int i = rr_find(req.by_output->row(o), in_free, words, n_, grant_ptr_[o]);
       if (i < 0) continue;
       outputs_[keep++] = o;
-      if (!any_bit(grants_.row(i), words)) granted_.push_back(i);
+      if (!test_bit(in_granted, i)) {  // its first grant in this iteration
+        set_bit(in_granted, i);
+        granted_.push_back(i);
+      }
       set_bit(grants_.row(i), o);
     }
     outputs_.resize(keep);
@@ -43,6 +48,7 @@ void ISlip::allocate(const AllocRequest& req, std::vector<int>& match) {
     for (int i : granted_) {
       const int o = rr_find(grants_.row(i), nullptr, words, n_, accept_ptr_[i]);
       grants_.clear_row(i);
+      clear_bit(in_granted, i);
       match[i] = o;
       clear_bit(in_free, i);
       clear_bit(out_free, o);

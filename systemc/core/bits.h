@@ -51,16 +51,21 @@ inline int rr_find(const uint64_t* a, const uint64_t* mask, int words, int bits,
     if (v0) return __builtin_ctzll(v0);
     return v1 ? 64 + __builtin_ctzll(v1) : -1;
   }
-  const int w0 = start >> 6;
-  for (int k = 0, w = w0; k <= words; ++k, w = w + 1 == words ? 0 : w + 1) {
-    uint64_t v = mask ? (a[w] & mask[w]) : a[w];
-    if (k == 0) v &= ~uint64_t{0} << (start & 63);
-    if (k == words) v &= (start & 63) ? ~(~uint64_t{0} << (start & 63)) : 0;
-    if (v) {
-      const int b = (w << 6) + __builtin_ctzll(v);
-      if (b < bits) return b;
-    }
-  }
+  // More words: the start word from `start` on, the words after it, the words before it, then
+  // the start word below `start`; each loop plain (no per-word tests of where it is).
+  const int w0 = start >> 6, last = words - 1;
+  const uint64_t from = ~uint64_t{0} << (start & 63);
+  const uint64_t top = (bits & 63) ? (uint64_t{1} << (bits & 63)) - 1 : ~uint64_t{0};  // valid bits of the last word
+  auto raw = [&](int w) { return mask ? a[w] & mask[w] : a[w]; };
+  const uint64_t first = w0 == last ? raw(w0) & top : raw(w0);
+  if (const uint64_t v = first & from) return (w0 << 6) + __builtin_ctzll(v);
+  for (int w = w0 + 1; w < last; ++w)
+    if (const uint64_t v = raw(w)) return (w << 6) + __builtin_ctzll(v);
+  if (w0 != last)
+    if (const uint64_t v = raw(last) & top) return (last << 6) + __builtin_ctzll(v);
+  for (int w = 0; w < w0; ++w)  // (all before the last word)
+    if (const uint64_t v = raw(w)) return (w << 6) + __builtin_ctzll(v);
+  if (const uint64_t v = first & ~from) return (w0 << 6) + __builtin_ctzll(v);
   return -1;
 }
 

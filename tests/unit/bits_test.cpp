@@ -18,7 +18,7 @@ int reference_rr(const std::vector<bool>& a, const std::vector<bool>& m, int sta
 
 TEST(Bits, RoundRobinFindMatchesReference) {
   traffic::Rng rng(7, 1);
-  for (int n : {1, 2, 8, 63, 64, 65, 72, 128, 200, 1024}) {
+  for (int n : {1, 2, 8, 63, 64, 65, 72, 128, 200, 1000, 1024}) {
     BitMatrix a(1, n), m(1, n);
     for (int trial = 0; trial < 300; ++trial) {
       std::vector<bool> ra(n), rm(n);
@@ -31,6 +31,9 @@ TEST(Bits, RoundRobinFindMatchesReference) {
         if (ra[b]) set_bit(a.row(0), b);
         if (rm[b]) set_bit(m.row(0), b);
       }
+      // Bits past the width in the last word (a row written carelessly) are not found.
+      if (trial % 7 == 0)
+        for (int b = n; b < a.words() * 64; ++b) set_bit(a.row(0), b);
       const int start = static_cast<int>(rng.below(static_cast<uint32_t>(n)));
       EXPECT_EQ(rr_find(a.row(0), m.row(0), a.words(), n, start), reference_rr(ra, rm, start))
           << "n=" << n << " start=" << start;
