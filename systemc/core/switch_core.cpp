@@ -181,6 +181,7 @@ void SwitchCore::choose_paths() {
   if (by_output_) {
     nonempty_t_.assign(v_, BitMatrix(n_, n_));
     out_lanes_.assign(static_cast<size_t>(n_), 0);
+    out_lane_inputs_.assign(static_cast<size_t>(n_ * v_), 0);
     out_queued_.resize(1, n_);
     if (cmd_) need_t_.assign(v_, BitMatrix(n_ * kNeedRows, n_));
   }

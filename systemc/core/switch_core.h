@@ -235,6 +235,7 @@ class SwitchCore {
   bool by_output_ = false, force_by_input_ = false;
   std::vector<BitMatrix> nonempty_t_;  // per VC, row o = inputs with a queued flit for o
   std::vector<uint32_t> out_lanes_;    // per output, bit v set when some input queued a flit for it on VC v
+  std::vector<int> out_lane_inputs_;   // per (output, VC): the inputs set in nonempty_t_'s row (no row scan)
   BitMatrix out_queued_;               // one row: outputs some input queued a flit for
   // ...and with command credits: per VC, row o * kNeedRows + n = the inputs whose front flit for
   // o needs n command credits (a head flit of n messages, n = 1 .. kMaxPacketMessages), and row

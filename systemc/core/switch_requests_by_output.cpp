@@ -22,14 +22,16 @@ namespace upswitch::core {
 void SwitchCore::note_voq_by_output(int input, int output, int vc, bool empty) {
   uint64_t* col = nonempty_t_[vc].row(output);
   uint32_t& lanes = out_lanes_[static_cast<size_t>(output)];
+  int& inputs = out_lane_inputs_[static_cast<size_t>(output * v_ + vc)];
   if (empty) {
     clear_bit(col, input);
-    if (!any_bit(col, words_)) {
+    if (--inputs == 0) {
       lanes &= ~(1U << vc);
       if (!lanes) clear_bit(out_queued_.row(0), output);
     }
   } else {
     set_bit(col, input);
+    ++inputs;
     if (!lanes) set_bit(out_queued_.row(0), output);
     lanes |= 1U << vc;
   }
