@@ -233,6 +233,7 @@ int SwitchCore::choose_output(int input, const Flit& head) {
 }
 
 void SwitchCore::enqueue(int input, const Flit& f) {
+  // Every queue's front need is at most kMaxPacketMessages (need_t_'s rows, front_fits).
   if (cmd_ && f.head() && f.msgs > kMaxPacketMessages)
     throw std::logic_error("SwitchCore: a head flit of more than kMaxPacketMessages messages");
   const int q = queue_of(f);
@@ -253,7 +254,6 @@ void SwitchCore::on_front_changed(int input, int q, int o, int vc, uint8_t was_n
     if (!need_t_.empty()) {
       const uint8_t need = queues_[input].front_need(q);
       if (need != was_need) {
-        if (need > kMaxPacketMessages) throw std::logic_error("SwitchCore: a head flit of more than kMaxPacketMessages messages");
         BitMatrix& rows = need_t_[static_cast<size_t>(vc)];
         if (was_need) clear_bit(rows.row(o * kNeedRows + was_need), input);
         if (need) set_bit(rows.row(o * kNeedRows + need), input);
