@@ -37,7 +37,27 @@ class Link {
       : flits_(latency), credits_(credit_delay), pacer_(flits_per_cycle) {}
 
   // Carries the flits through a data-link layer from now on (before any flit is sent).
-  void set_data_link(std::unique_ptr<DataLink> dl) { dl_ = std::move(dl); }
+  void set_data_link(std::unique_ptr<DataLink> dl) {
+    if (pipeline_) throw std::logic_error("Link: a data-link layer on a link whose sender has a send pipeline");
+    dl_ = std::move(dl);
+  }
+  // The sender's fixed pipeline before the wire (a switch's allocation, crossbar and egress
+  // stages): a flit sent at `now` enters the wire `cycles` later and is due at now + cycles +
+  // latency(), so the sender keeps no delay line of its own for those stages. Set before any flit
+  // is sent, on a link without a data-link layer (a DL frames a flit as it enters the wire).
+  void set_send_pipeline(uint32_t cycles) {
+    if (dl_) throw std::logic_error("Link: a send pipeline on a link with a data-link layer");
+    if (flits_.count() || flits_.last_due() || flit_writer_.held)
+      throw std::logic_error("Link: a send pipeline set after a flit was sent");
+    const uint32_t wire = latency();
+    pipeline_ = cycles;
+    flits_.reset(wire + cycles);
+    if (deferred_) {  // the held ring for the new latency, and the sender's writer into it
+      flits_.hold(true);
+      flit_writer_ = flits_.writer();
+    }
+  }
+  uint32_t send_pipeline() const { return pipeline_; }
   const DataLink* data_link() const { return dl_.get(); }
   // Before any credit is sent: up to `k` credits may be sent in one cycle (the receiver of a
   // crossbar with speedup k frees up to k slots per cycle; UALink's UPLI returns 1-4 credits per
@@ -199,7 +219,8 @@ class Link {
   }
 
   const DelayLine<Credit>& credits() const { return credits_; }
-  uint32_t latency() const { return flits_.latency(); }
+  // The wire's latency (a send pipeline comes before it).
+  uint32_t latency() const { return flits_.latency() - pipeline_; }
   uint32_t credit_delay() const { return credits_.latency(); }
 
  private:
@@ -221,6 +242,7 @@ class Link {
   bool flit_listened_ = false;
   bool credit_listened_ = false;
   bool lossy_ = false;
+  uint32_t pipeline_ = 0;  // set_send_pipeline: cycles before the wire, in flits_' latency
   std::unique_ptr<DataLink> dl_;
   uint64_t* flit_due_ = nullptr;    // the flit receiver's slot (set_flit_due_slot)
   uint64_t* credit_due_ = nullptr;  // the credit receiver's slot

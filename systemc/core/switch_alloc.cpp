@@ -276,7 +276,7 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
       else
         clear_bit(pace_wait_.row(0), o);
     }
-    if (p_.output_pipeline_cycles() == 0) {
+    if (egress_in_link_[static_cast<size_t>(o)] || p_.output_pipeline_cycles() == 0) {  // the link has the stages
       out_links_[o]->send_flit(t, f);
     } else {
       egress_[o].push(t, f);

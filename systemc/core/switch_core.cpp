@@ -114,6 +114,7 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   held_by_.assign(v_, BitMatrix(n_, n_));
   egress_.assign(n_, DelayLine<Flit>(static_cast<uint32_t>(p_.output_pipeline_cycles())));
   egress_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
+  egress_in_link_.assign(static_cast<size_t>(n_), 0);
   speedup_ = p_.speedup;
   if (speedup_ < 1) throw std::invalid_argument("SwitchCore: crossbar speedup below 1");
   if (speedup_ > 1) {
@@ -164,6 +165,16 @@ void SwitchCore::connect(int port, Link* input, Link* output) {
   input->set_flit_due_slot(&in_flit_due_[static_cast<size_t>(port)], &in_wake_[b], &wake_);
   output->set_credit_due_slot(&out_credit_due_[static_cast<size_t>(port)], &credit_wake_[b], &wake_);
   paced_ = paced_ || output->tx_paced();
+  // The output pipeline (allocation + crossbar + egress stages) moves into the output link, which
+  // then delivers a granted flit at the cycle the stages and the wire did: one delay line fewer per
+  // flit. Not with a data-link layer (it frames a flit as it leaves the stages; it is attached
+  // before the switch is connected) or crossbar speedup (the output buffers hold the flits there).
+  const bool fold = p_.output_pipeline_cycles() > 0 && speedup_ == 1 && !output->data_link();
+  egress_in_link_[static_cast<size_t>(port)] = fold ? 1 : 0;
+  if (fold) {
+    output->set_send_pipeline(static_cast<uint32_t>(p_.output_pipeline_cycles()));
+    egress_[static_cast<size_t>(port)].reset(0);  // unused: its smallest ring
+  }
   // This input frees up to `speedup` buffer slots per cycle, so it may return that many credits.
   if (speedup_ > 1) input->set_credits_per_cycle(static_cast<uint32_t>(speedup_));
 }

@@ -31,7 +31,9 @@ class SwitchCore {
   SwitchCore(const SwitchParams& params, const DownstreamBuffer& downstream);
 
   // Port p's input link carries flits into the switch (credits go back on it); its output link
-  // carries flits to the endpoint (credits come back on it).
+  // carries flits to the endpoint (credits come back on it). The output link takes the switch's
+  // output pipeline as its send pipeline (Link::set_send_pipeline) unless it has a data-link
+  // layer, so attach that layer before connecting.
   void connect(int port, Link* input, Link* output);
 
   void tick(uint64_t t);
@@ -63,7 +65,8 @@ class SwitchCore {
   // Introspection for the conservation checker and the deadlock report.
   int occupancy(int input) const { return occupancy_[input]; }
   uint64_t flits_inside() const { return total_occupancy_ + egress_flits_ + obuf_total_; }
-  // Flits past the crossbar that have not left on `output`'s link (pipeline and output buffer).
+  // Flits past the crossbar that have not left on `output`'s link (pipeline and output buffer;
+  // where the output link carries the pipeline, Link::set_send_pipeline, its flits are the link's).
   uint32_t egress_flits(int output) const {
     return egress_[output].count() + (obuf_count_.empty() ? 0 : obuf_count_[static_cast<size_t>(output)]);
   }
@@ -292,7 +295,10 @@ class SwitchCore {
   std::vector<int> holder_;             // per output VC (o*V+v): holding input, -1 = free
   std::vector<BitMatrix> held_;         // per VC, one row: output VCs held by some packet
   std::vector<BitMatrix> held_by_;      // per VC, row i: output VCs held by input i
-  std::vector<DelayLine<Flit>> egress_;  // per output: allocation + crossbar + egress stages
+  // Per output: allocation + crossbar + egress stages, unless its link carries them
+  // (egress_in_link_, set by connect(): Link::set_send_pipeline).
+  std::vector<uint8_t> egress_in_link_;
+  std::vector<DelayLine<Flit>> egress_;
   std::vector<uint64_t> egress_due_;     // per output: egress_'s next_due(), in one array to scan
   uint64_t egress_flits_ = 0;
 

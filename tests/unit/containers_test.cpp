@@ -210,6 +210,39 @@ TEST(Link, RefusesCreditsPerCycleWhileDeferred) {
   EXPECT_NO_THROW(l.set_credits_per_cycle(2));
 }
 
+
+// A sender's pipeline before the wire (a switch's output stages, Link::set_send_pipeline): a flit
+// sent at t arrives at t + pipeline + latency, as through a delay line of the pipeline's length
+// and then the wire, also while the link is held between windows; the wire's latency stays what
+// latency() reports. Set only before the first flit and not with a data-link layer.
+TEST(Link, SendPipelineDelaysEveryFlitByItsCyclesBeforeTheWire) {
+  for (bool held : {false, true}) {
+    Link l(5, 2);
+    if (held) l.set_deferred(true);
+    l.set_send_pipeline(3);
+    EXPECT_EQ(l.latency(), 5u);
+    EXPECT_EQ(l.send_pipeline(), 3u);
+    // One flit in each of 12 consecutive cycles, received as each falls due: as many in flight at
+    // once as pipeline and wire hold. Held, the sends of each 5-cycle window are published at its end.
+    for (uint64_t t = 0; t < 30; ++t) {
+      Flit f;
+      const bool got = l.receive_flit(t, f);
+      EXPECT_EQ(got, t >= 8 && t < 20) << "cycle " << t << (held ? " (held)" : "");
+      if (got) {
+        EXPECT_EQ(f.payload, t - 8);
+      }
+      if (t < 12) {
+        f.payload = static_cast<uint32_t>(t);
+        l.send_flit(t, f);
+      }
+      if (held && t % 5 == 4) l.flush_deferred_flits();
+    }
+    EXPECT_THROW(l.set_send_pipeline(1), std::logic_error);  // after a flit was sent
+  }
+  Link dl(5, 2);
+  dl.set_send_pipeline(2);
+  EXPECT_THROW(dl.set_data_link(nullptr), std::logic_error);
+}
 // The pacer against a continuous-time reference: a backlogged sender starts flit k no earlier
 // than k / rate cycles after its first (minus the one flit of slack the bucket allows), and
 // over a long run sends exactly rate flits per cycle.
