@@ -253,8 +253,10 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
     set_bit(held_[ovc].row(0), o);
     set_bit(held_by_[ovc].row(i), o);
   } else if (release) {
-    clear_bit(held_[ovc].row(0), o);
-    clear_bit(held_by_[ovc].row(holder_[h]), o);
+    if (p_.queueing != Queueing::kVc) {  // (vc queueing's allocation reads holder_ alone)
+      clear_bit(held_[ovc].row(0), o);
+      clear_bit(held_by_[ovc].row(holder_[h]), o);
+    }
     holder_[h] = -1;
     if (p_.queueing == Queueing::kVc) {
       ivc_out_vc_[i * v_ + vc] = -1;
@@ -328,8 +330,6 @@ void SwitchCore::allocate_vcs_at(int o, uint64_t t) {
     free &= ~(1U << vc);
     const int input = lane.input;
     holder_[o * v_ + vc] = input;
-    set_bit(held_[vc].row(0), o);
-    set_bit(held_by_[vc].row(input), o);
     ivc_out_vc_[idx] = vc;
     ivc_ready_[idx] = t + static_cast<uint64_t>(p_.vc_alloc_cycles);
     last = idx;

@@ -110,8 +110,10 @@ SwitchCore::SwitchCore(const SwitchParams& params, const DownstreamBuffer& downs
   }
   credit_bits_.assign(v_, BitMatrix(1, n_));
   holder_.assign(n_ * v_, -1);
-  held_.assign(v_, BitMatrix(1, n_));
-  held_by_.assign(v_, BitMatrix(n_, n_));
+  if (p_.queueing != Queueing::kVc) {
+    held_.assign(v_, BitMatrix(1, n_));
+    held_by_.assign(v_, BitMatrix(n_, n_));
+  }
   egress_.assign(n_, DelayLine<Flit>(static_cast<uint32_t>(p_.output_pipeline_cycles())));
   egress_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
   egress_in_link_.assign(static_cast<size_t>(n_), 0);

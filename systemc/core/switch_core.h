@@ -293,6 +293,7 @@ class SwitchCore {
   BitMatrix cmd_low_;  // one row: outputs where some lane has fewer command credits than a packet may need
   std::vector<BitMatrix> credit_bits_;  // per VC, one row: outputs with a credit for that VC
   std::vector<int> holder_;             // per output VC (o*V+v): holding input, -1 = free
+  // fifo and voq queueing (vc queueing reads holder_ alone and keeps these empty):
   std::vector<BitMatrix> held_;         // per VC, one row: output VCs held by some packet
   std::vector<BitMatrix> held_by_;      // per VC, row i: output VCs held by input i
   // Per output: allocation + crossbar + egress stages, unless its link carries them
