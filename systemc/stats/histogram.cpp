@@ -4,18 +4,6 @@
 #include <cmath>
 
 namespace upswitch::stats {
-namespace {
-constexpr int kLinearBits = 9;  // values below 512 get a bucket each
-constexpr int kSubBits = 8;     // 256 buckets per octave above that
-}  // namespace
-
-size_t Histogram::index_of(uint64_t v) {
-  if (v < (uint64_t{1} << kLinearBits)) return static_cast<size_t>(v);
-  const int e = 63 - __builtin_clzll(v);  // >= kLinearBits
-  const uint64_t sub = (v >> (e - kSubBits)) & ((uint64_t{1} << kSubBits) - 1);
-  return (size_t{1} << kLinearBits) + static_cast<size_t>(e - kLinearBits) * (size_t{1} << kSubBits) + sub;
-}
-
 uint64_t Histogram::lower_edge(size_t index) {
   if (index < (size_t{1} << kLinearBits)) return index;
   const size_t k = index - (size_t{1} << kLinearBits);
