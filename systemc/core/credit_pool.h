@@ -97,12 +97,15 @@ class CreditPool {
   uint64_t capacity() const { return uint64_t{reserved_max_} * static_cast<uint64_t>(lanes_) + shared_max_[0] + shared_max_[1]; }
 
  private:
-  std::array<uint32_t, kMaxLanes> reserved_{};
+  // What every take and give reads first, then the lanes' counters: with up to 10 lanes (4 VCs,
+  // two message classes) one cache line holds all a take or a give touches.
   std::array<uint32_t, kMaxPools> shared_{};
-  std::array<uint32_t, kMaxPools> shared_max_{};
-  uint32_t reserved_max_ = 0;
-  int lanes_ = 0, pools_ = 1;
   int lanes_per_pool_ = 1;
+  int pools_ = 1;
+  uint32_t reserved_max_ = 0;
+  int lanes_ = 0;
+  std::array<uint32_t, kMaxPools> shared_max_{};
+  std::array<uint32_t, kMaxLanes> reserved_{};
 };
 
 }  // namespace upswitch::core
