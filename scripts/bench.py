@@ -37,6 +37,12 @@ uniform traffic at 0.6 flits per port per cycle, 1- and 4-flit packets), interle
 each (default 3), and reports each simulator's best simulated cycles per second over its process
 wall time, their ratio, and upswitch's wall nanoseconds per delivered flit.
 
+The `instructions` set (not part of `all`) runs the configurations of issue 21's three targets,
+short, under valgrind's callgrind and reports the instructions executed in all, per simulated
+cycle and per delivered flit: unlike wall time, a count that repeats for the same binary and
+inputs, so a speed change is measured by it to a fraction of a percent on any machine, busy or
+not (the whole process is counted: start-up and output files too).
+
 Every run ends with `targets`: issue 21's bars (>= 40x BookSim2's cycles per second and <= 100 ns
 per delivered flit; one simulated millisecond of the NVL72 rack in <= 60 s on two threads with
 >= 80% parallel efficiency from one; the 72-rank 16 MiB in-switch all-reduce as users run it in
@@ -47,13 +53,15 @@ Progress goes to stderr. OUT is written again as each run (or set) finishes, so 
 with Ctrl-C keeps what it finished (exit status 130).
 
 Usage: scripts/bench.py [--bin build/upswitch] [--out results/bench.json]
-                        [--set standard|scaling|load|transactions|collectives|networks|threads|booksim|all]
+                        [--set standard|scaling|load|transactions|collectives|networks|threads|booksim|
+                               instructions|all]
                         [--booksim PATH] [--repeat R]
 """
 import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -252,6 +260,59 @@ def run_one(binary, name, sets, cycles, kernel, threads=None):
     }
 
 
+# Instructions per delivered flit (valgrind's callgrind): a count that repeats for the same binary
+# and inputs whatever else the machine does, where wall time on a shared machine varies from run
+# to run by 10-20% and from day to day by up to twice. Issue 21's three targets' configurations,
+# short: (name, upswitch arguments). Each is the whole process (start-up and output included).
+INSTRUCTION_RUNS = [
+    ("instructions-booksim-like-1flit-0.6",
+     ["run", "--kernel", "plain"] + [a for s in BOOKSIM_LIKE + ["traffic.packet_flits=1", "traffic.rate=0.6",
+                                                                 "sim.warmup_cycles=1000", "sim.measure_cycles=4000"]
+                                     for a in ("--set", s)]),
+    ("instructions-booksim-like-4flit-0.6",
+     ["run", "--kernel", "plain"] + [a for s in BOOKSIM_LIKE + ["traffic.packet_flits=4", "traffic.rate=0.6",
+                                                                 "sim.warmup_cycles=1000", "sim.measure_cycles=4000"]
+                                     for a in ("--set", s)]),
+    ("instructions-nvl72-rack-0.25",
+     ["run", "--preset", "nvl72-rack", "--threads", "1", "--kernel", "plain", "--set", "traffic.rate=0.25",
+      "--set", "sim.warmup_cycles=500", "--set", "sim.measure_cycles=2500"]),
+    ("instructions-allreduce-switch-72x256KiB",
+     ["coll", "--ranks", "72", "--algo", "switch", "-b", "256K", "-e", "256K", "--jobs", "1", "--threads", "1"]),
+]
+
+
+def run_instructions(binary, keep):
+    """Each INSTRUCTION_RUNS point under callgrind: instructions in all, per simulated cycle and,
+    for packet runs, per delivered flit."""
+    if not shutil.which("valgrind"):
+        raise SystemExit("bench: --set instructions needs valgrind (apt-get install valgrind)")
+    for name, args in INSTRUCTION_RUNS:
+        print(f"[bench] {name} (callgrind)", file=sys.stderr)
+        with tempfile.TemporaryDirectory() as out:
+            log = os.path.join(out, "callgrind.log")
+            argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={os.path.join(out, 'cg.out')}",
+                    f"--log-file={log}", binary] + args[:1] + ["--quiet", "--out", out] + args[1:]
+            wall, rss = timed(name, argv)
+            m = re.search(r"Collected\s*:\s*(\d+)", open(log).read())
+            if not m:
+                raise SystemExit(f"bench: {name}: no instruction count in callgrind's log")
+            instructions = int(m.group(1))
+            row = {"scenario": name, "kernel": "plain", "overrides": args, "instructions": instructions,
+                   "callgrind_wall_seconds": wall}
+            if args[0] == "run":
+                s = json.load(open(os.path.join(out, "summary.json")))
+                flits = s["stats"]["endpoints.flits_delivered"]["value"]
+                row.update(ports=s["config"]["switch"]["ports"], rate=s["config"]["traffic"]["rate"],
+                           simulated_cycles=s["sim"]["cycles"], flits_delivered=flits,
+                           instructions_per_delivered_flit=instructions / flits if flits else None,
+                           instructions_per_cycle=instructions / s["sim"]["cycles"])
+            else:
+                r = json.load(open(os.path.join(out, "coll.json")))["rows"][0]
+                row.update(ports=72, rate=None, simulated_cycles=r["cycles"], bytes=r["bytes"],
+                           instructions_per_cycle=instructions / r["cycles"])
+        keep(row)
+
+
 # BookSim2 beside upswitch: the cases of scripts/booksim_compare.py (the configuration pairing
 # doc/validation.md checks result by result) at one load.
 BOOKSIM_CASES = ("sepif-vc4-p1-uniform", "sepif-vc4-p4-uniform")
@@ -383,6 +444,8 @@ def measure(a, keep):
             kept = [best[c[0]] for c in COLLECTIVES if c[0] in best]
             if kept:
                 keep(*kept)
+    if a.which == "instructions":  # not in `all`: callgrind runs each point about 50 times slower
+        run_instructions(a.bin, keep)
     if a.which in ("booksim", "all") and a.booksim:
         by_name = {c["name"]: c for c in booksim_compare.cases()}
         for name in BOOKSIM_CASES:
@@ -393,7 +456,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/upswitch")
     ap.add_argument("--out", default="results/bench.json")
-    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "collectives", "networks", "threads", "booksim", "all"])
+    ap.add_argument("--set", dest="which", default="all", choices=["standard", "scaling", "load", "transactions", "collectives", "networks", "threads", "booksim",
+                                                                     "instructions", "all"])
     ap.add_argument("--cycles", type=int, default=40000, help="measurement window per run")
     ap.add_argument("--kernel", default="systemc", choices=["systemc", "plain"])
     ap.add_argument("--markdown", action="store_true", help="also print a Markdown table")
@@ -443,6 +507,13 @@ def main():
                 print(f"| {r['scenario']} | {r['ports']} | {r['rate']} | {u['accepted']:.3f} | "
                       f"{u['cycles_per_second']:,.0f} (BookSim2 {b['cycles_per_second']:,.0f}: {r['ratio']:.1f}x) | - | "
                       f"{u['ns_per_delivered_flit'] or 0:.0f} ns per delivered flit | {u['peak_rss_mib']:.1f} |")
+                continue
+            if "instructions" in r:
+                per = (f"{r['instructions_per_delivered_flit']:,.0f} instructions per delivered flit"
+                       if r.get("instructions_per_delivered_flit") else
+                       f"{r['instructions_per_cycle']:,.0f} instructions per cycle")
+                print(f"| {r['scenario']} | {r['ports']} | {r['rate'] if r['rate'] is not None else '-'} | - | - | - | "
+                      f"{r['instructions'] / 1e6:,.1f} M instructions: {per} | - |")
                 continue
             if "busbw_gbytes_per_s" in r:
                 print(f"| {r['scenario']} | {r['ports']} | - | busbw {r['busbw_gbytes_per_s']:.1f} GB/s | "
