@@ -28,7 +28,7 @@ void SwitchCore::fitting_outputs(int i, int vc, const uint64_t* check, uint64_t*
 void SwitchCore::build_requests(uint64_t t) {
   const bool transpose = allocator_->needs_by_output();
   for (int i : req_inputs_) req_.clear_row(i);
-  if (transpose || by_output_)
+  if (transpose && !by_output_)  // (output by output the rows are kept: switch_requests_by_output.cpp)
     for (int o : req_outputs_) req_t_.clear_row(o);
   req_inputs_.clear();
   req_outputs_.clear();
@@ -232,6 +232,7 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
   if (cmd_) {
     uint8_t& cs = out_cmd_shared_[static_cast<size_t>(o * v_ + ovc)];
     if (f.head()) {
+      dirty_output(o);  // its command credits changed
       cs = static_cast<uint8_t>(out_cmd_[o].take_n(ovc, f.msgs));
       // Taking reserved credits only changes this lane; a shared take changes the whole class.
       if (cs || out_cmd_[o].available(ovc) < static_cast<uint32_t>(kMaxPacketMessages)) update_cmd_low(o);
@@ -240,14 +241,17 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
   }
   f.vc = static_cast<uint8_t>(ovc);
   // Only this VC's bit can change, unless the shared pool ran dry (then every VC's can).
-  if (shared && out_credit_[o].shared_for(ovc) == 0)
+  if (shared && out_credit_[o].shared_for(ovc) == 0) {
     update_credit_bits(o);
-  else if (!out_credit_[o].can_take(ovc))
+  } else if (!out_credit_[o].can_take(ovc)) {
     clear_bit(credit_bits_[ovc].row(0), o);
+    dirty_output(o);
+  }
 
   const int h = o * v_ + ovc;
   const bool take = p_.queueing != Queueing::kVc && f.head() && !f.tail();
   const bool release = f.tail() && (p_.queueing == Queueing::kVc || !f.head());
+  if (take || release) dirty_output(o);  // its holds changed
   if (take) {
     holder_[h] = i;
     set_bit(held_[ovc].row(0), o);

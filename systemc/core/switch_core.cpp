@@ -197,6 +197,9 @@ void SwitchCore::choose_paths() {
     out_lane_inputs_.assign(static_cast<size_t>(n_ * v_), 0);
     out_queued_.resize(1, n_);
     if (cmd_) need_t_.assign(v_, BitMatrix(n_ * kNeedRows, n_));
+    out_dirty_.resize(1, n_);
+    for (int o = 0; o < n_; ++o) set_bit(out_dirty_.row(0), o);
+    out_stall_.assign(static_cast<size_t>(n_), 0);
   }
 }
 
@@ -274,6 +277,7 @@ void SwitchCore::on_front_changed(int input, int q, int o, int vc, uint8_t was_n
           set_bit(rows.row(o * kNeedRows), input);
         else if (!need)
           clear_bit(rows.row(o * kNeedRows), input);
+        dirty_output(o);
       }
     }
     uint64_t* row = nonempty_[vc].row(input);
@@ -310,6 +314,7 @@ void SwitchCore::on_front_changed(int input, int q, int o, int vc, uint8_t was_n
 void SwitchCore::update_cmd_low(int output) {
   bool low = false;
   for (int vc = 0; vc < v_ && !low; ++vc) low = out_cmd_[output].available(vc) < static_cast<uint32_t>(kMaxPacketMessages);
+  if (low != test_bit(cmd_low_.row(0), output)) dirty_output(output);
   if (low)
     set_bit(cmd_low_.row(0), output);
   else
@@ -317,6 +322,7 @@ void SwitchCore::update_cmd_low(int output) {
 }
 
 void SwitchCore::update_credit_bits(int output) {
+  dirty_output(output);
   for (int vc = 0; vc < v_; ++vc) {
     if (out_credit_[output].can_take(vc))
       set_bit(credit_bits_[vc].row(0), output);
@@ -390,14 +396,19 @@ void SwitchCore::tick(uint64_t t) {
         out_credit_[o].give(c.vc, c.shared);
         if (c.cmds) {
           out_cmd_[o].give_n(c.vc, static_cast<uint32_t>(c.cmds - c.cmd_shared), c.cmd_shared);
-          if (test_bit(cmd_low_.row(0), o)) update_cmd_low(o);  // giving never makes an output short
+          if (test_bit(cmd_low_.row(0), o)) {  // giving never makes an output short
+            dirty_output(o);  // a short output's requests depend on its command credits
+            update_cmd_low(o);
+          }
         }
         // A reserved credit makes only its VC available; a shared one refilling an empty pool may
         // make every VC available.
-        if (c.shared && out_credit_[o].shared_for(c.vc) == 1)
+        if (c.shared && out_credit_[o].shared_for(c.vc) == 1) {
           update_credit_bits(o);
-        else
+        } else if (!test_bit(credit_bits_[c.vc].row(0), o)) {
           set_bit(credit_bits_[c.vc].row(0), o);
+          dirty_output(o);
+        }
       }
       link->refresh_credit_due();
     }

@@ -246,6 +246,15 @@ class SwitchCore {
   // word operations (short_output_requests).
   static constexpr int kNeedRows = kMaxPacketMessages + 1;
   std::vector<BitMatrix> need_t_;
+  // ...and each output's requests (its req_t_ row) and stall as last built, kept while nothing
+  // they depend on changed (its queues' occupancy and front needs, its credit bits, holds and,
+  // short of command credits, those credits); an output where something changed is in
+  // out_dirty_ and is built again. Waiting for its link (pacing) applies when they are used.
+  BitMatrix out_dirty_;
+  std::vector<uint8_t> out_stall_;
+  void dirty_output(int o) {
+    if (by_output_) set_bit(out_dirty_.row(0), o);
+  }
 
   // Input side.
   std::vector<DelayLine<Flit>> routing_;  // per input: the routing pipeline stage

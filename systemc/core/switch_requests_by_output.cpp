@@ -4,7 +4,11 @@
 // cycle's grant slot. The general path (build_requests) ORs this per input over its queued VCs;
 // here each output ORs the columns of the inputs queued for it, so a cycle costs a few word
 // operations per output with queued flits, however many inputs wait. Credit stalls are counted
-// the same way: an output with a flit queued on a VC it has no credit for.
+// the same way: an output with a flit queued on a VC it has no credit for. An output's requests
+// and stall are kept (its req_t_ row) until something they depend on changes (out_dirty_): a
+// queue for it turning empty or not, a front flit's command need, a credit bit, a hold, or, when
+// it is short of command credits, those credits. A busy output with deep queues (a collective's)
+// then keeps its row through most cycles; pacing is applied as the rows are used.
 //
 // Transactions (command credits): at an output short of them on some lane (`cmd_low_`), an input
 // requests it only if one of those VCs' front flits has a command credit per message there, as
@@ -20,6 +24,7 @@ namespace upswitch::core {
 
 // Queue (input, output, vc) changed between empty and non-empty.
 void SwitchCore::note_voq_by_output(int input, int output, int vc, bool empty) {
+  set_bit(out_dirty_.row(0), output);
   uint64_t* col = nonempty_t_[vc].row(output);
   uint32_t& lanes = out_lanes_[static_cast<size_t>(output)];
   int& inputs = out_lane_inputs_[static_cast<size_t>(output * v_ + vc)];
@@ -98,32 +103,39 @@ void SwitchCore::build_requests_by_output(uint64_t t) {
   // Command credits: outputs with a lane short of a full packet's (null when there are none).
   const uint64_t* low = cmd_ && any_bit(cmd_low_.row(0), words_) ? cmd_low_.row(0) : nullptr;
   const uint64_t* queued = out_queued_.row(0);
+  uint64_t* dirty = out_dirty_.row(0);
   for (int w = 0; w < words_; ++w)
     for (uint64_t bits = queued[w]; bits; bits &= bits - 1) {
       const int o = (w << 6) + __builtin_ctzll(bits);
-      const bool waiting = wait && test_bit(wait, o);
-      uint64_t* r = req_t_.row(o);  // all zero: only requested outputs' rows were written
-      if (low && test_bit(low, o)) {
-        if (short_output_requests(o, r)) set_bit(stall, o);
-        if (waiting) std::fill(r, r + words_, 0);
-      } else {
-        for (uint32_t lanes = out_lanes_[static_cast<size_t>(o)]; lanes; lanes &= lanes - 1) {
-          const int vc = __builtin_ctz(lanes);
-          if (!test_bit(credit_bits_[vc].row(0), o)) {
-            set_bit(stall, o);
-            continue;
-          }
-          if (waiting) continue;  // its link cannot start a flit in this cycle's grant slot
-          const uint64_t* ne = nonempty_t_[vc].row(o);
-          if (test_bit(held_[vc].row(0), o)) {  // only the holding input's packet may continue
-            const int h = holder_[static_cast<size_t>(o * v_ + vc)];
-            if (test_bit(ne, h)) set_bit(r, h);
-          } else {
-            for (int k = 0; k < words_; ++k) r[k] |= ne[k];
+      uint64_t* kept = req_t_.row(o);  // kept from cycle to cycle on this path
+      if (test_bit(dirty, o)) {  // built again: something it depends on changed
+        clear_bit(dirty, o);
+        std::fill(kept, kept + words_, 0);
+        bool stalled = false;
+        if (low && test_bit(low, o)) {
+          stalled = short_output_requests(o, kept);
+        } else {
+          for (uint32_t lanes = out_lanes_[static_cast<size_t>(o)]; lanes; lanes &= lanes - 1) {
+            const int vc = __builtin_ctz(lanes);
+            if (!test_bit(credit_bits_[vc].row(0), o)) {
+              stalled = true;
+              continue;
+            }
+            const uint64_t* ne = nonempty_t_[vc].row(o);
+            if (test_bit(held_[vc].row(0), o)) {  // only the holding input's packet may continue
+              const int h = holder_[static_cast<size_t>(o * v_ + vc)];
+              if (test_bit(ne, h)) set_bit(kept, h);
+            } else {
+              for (int k = 0; k < words_; ++k) kept[k] |= ne[k];
+            }
           }
         }
+        out_stall_[static_cast<size_t>(o)] = stalled ? 1 : 0;
       }
-      if (waiting || !any_bit(r, words_)) continue;
+      if (out_stall_[static_cast<size_t>(o)]) set_bit(stall, o);
+      // Waiting for its link, it cannot start a flit in this cycle's grant slot (its stall counts).
+      if ((wait && test_bit(wait, o)) || !any_bit(kept, words_)) continue;
+      const uint64_t* r = kept;
       req_outputs_.push_back(o);
       for (int k = 0; k < words_; ++k) inputs[k] |= r[k];
       if (by_input) scatter_row(r, words_, o, req_);

@@ -1,6 +1,7 @@
 // The allocation requests built output by output (voq without packet mode or speedup: the common
-// case, switch_requests_by_output.cpp) against the general path that builds them input by input
-// (the reference here). Two switches get the same random traffic: multi-flit packets on every VC
+// case, switch_requests_by_output.cpp, where each output's requests are kept from cycle to cycle
+// while nothing they depend on changes) against the general path that builds them input by input
+// every cycle (the reference here). Two switches get the same random traffic: multi-flit packets on every VC
 // (so output VCs are held by packets), scarce downstream credits released after irregular holds,
 // paced or unpaced output links, and with transactions' two message classes, packets of several
 // messages that need a command credit each at the receiver behind the output (scarce, so outputs
@@ -30,6 +31,7 @@ struct RigSetup {
   double out_rate;  // output links' flits per cycle (< 1 paces them)
   int routing_cycles, pipeline_cycles;
   int cmd_vc = 0, cmd_shared = 0;  // command credits behind each output; 0 = synthetic packets (one class)
+  int shared = 0;                  // shared flit credits behind each output (beside 2 per VC)
   int lanes() const { return cmd_vc ? 8 : 4; }
 };
 
@@ -51,7 +53,7 @@ class Rig {
     p.allocator_iterations = 3;
     p.routing_cycles = s.routing_cycles;
     p.sw_alloc_cycles = s.pipeline_cycles;
-    core_ = std::make_unique<SwitchCore>(p, DownstreamBuffer{2, 0, s.cmd_vc, s.cmd_shared});
+    core_ = std::make_unique<SwitchCore>(p, DownstreamBuffer{2, s.shared, s.cmd_vc, s.cmd_shared});
     if (by_input) core_->build_requests_by_input();
     for (int i = 0; i < s.ports; ++i) {
       in_.push_back(std::make_unique<Link>(2, 2));
@@ -149,6 +151,10 @@ TEST(RequestPaths, OutputByOutputGrantsWhatInputByInputGrants) {
       {72, "separable_input_first", 0.6, 1, 2, 3, 4},
       {130, "wavefront", 0.8, 1, 1, 8, 8},
       {8, "islip", 0.5, 0, 0, 3, 4},
+      // A shared pool behind each output too: taking its last credit or refilling it changes every
+      // VC's credit at once.
+      {72, "islip", 0.479, 2, 1, 0, 0, 1},
+      {72, "separable_input_first", 1.0, 0, 0, 3, 4, 2},
   };
   for (const RigSetup& s : setups) {
     Rig general(s, true), fast(s, false);
