@@ -12,6 +12,7 @@
 #include <list>
 #include <random>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -69,11 +70,18 @@ TEST(TlContainers, AddressCacheCapacityZeroAlwaysMisses) {
 
 TEST(TlContainers, AddressCacheRandomAgainstListLru) {
   std::mt19937_64 rng(7);
-  for (int entries : {1, 2, 4, 8, 16}) {
+  // Random regions among about twice the entries (hits and evictions both), and, with the
+  // default 128 entries, a reduction unit's pattern: its group's 72 members' regions in turn, now
+  // and then another region (addresses up to bit 56, so regions spread over the hash table).
+  const std::pair<int, bool> cases[] = {{1, false}, {2, false}, {3, false}, {4, false}, {8, false},
+                                         {16, false}, {128, false}, {128, true}};
+  for (const auto& [entries, cyclic] : cases) {
     AddressCache c(entries);
     std::list<uint64_t> lru;  // most recent at the front
     for (int i = 0; i < 20000; ++i) {
-      const uint64_t region = rng() % static_cast<uint64_t>(entries * 2 + 1);
+      const uint64_t region = cyclic ? (rng() % 16 ? (uint64_t{1} << 30) + 4099 * static_cast<uint64_t>(i % 72)
+                                                   : rng() % (uint64_t{1} << 36))
+                                     : rng() % static_cast<uint64_t>(entries * 2 + 1);
       const uint64_t addr = (region << 20) | (rng() & 0xfffff);
       bool hit = false;
       for (auto it = lru.begin(); it != lru.end(); ++it)
@@ -84,7 +92,7 @@ TEST(TlContainers, AddressCacheRandomAgainstListLru) {
         }
       lru.push_front(region);
       if (static_cast<int>(lru.size()) > entries) lru.pop_back();
-      ASSERT_EQ(c.access(addr), hit) << "entries " << entries << " access " << i;
+      ASSERT_EQ(c.access(addr), hit) << "entries " << entries << (cyclic ? " (cyclic)" : "") << " access " << i;
     }
   }
 }
