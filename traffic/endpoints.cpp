@@ -386,28 +386,29 @@ bool TrafficEndpoints::start_per_destination(Source& s, int& vc) {
   return false;
 }
 
+void TrafficEndpoints::broken(const char* what, int p, const core::Flit& f, uint64_t t) const {
+  const std::string id = f.payload < records_.size() ? std::to_string(records_[f.payload].id) : "?";
+  throw IntegrityError(std::string("packet integrity: ") + what + " (packet " + id + " from " + std::to_string(f.src) +
+                       " at sink " + std::to_string(p) + " vc " + std::to_string(f.vc) + ", cycle " + std::to_string(t) +
+                       ")");
+}
+
 void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   SinkVc& in = sink_[static_cast<size_t>(p) * v_ + f.vc];
-  auto fail = [&](const char* what) {
-    const std::string id = f.payload < records_.size() ? std::to_string(records_[f.payload].id) : "?";
-    throw IntegrityError(std::string("packet integrity: ") + what + " (packet " + id + " from " +
-                         std::to_string(f.src) + " at sink " + std::to_string(p) + " vc " + std::to_string(f.vc) +
-                         ", cycle " + std::to_string(t) + ")");
-  };
   const bool mine = route_.empty() ? owner_[static_cast<size_t>(p)] == static_cast<int>(f.dst)
                                    : route_[f.dst] == p;
-  if (!mine) fail("flit delivered to the wrong port");
+  if (!mine) broken("flit delivered to the wrong port", p, f, t);
   if (f.head()) {
-    if (in.packet != UINT32_MAX) fail("head flit while another packet is in progress");
+    if (in.packet != UINT32_MAX) broken("head flit while another packet is in progress", p, f, t);
     in.packet = f.payload;
     in.flits = 0;
     // The tail reads the packet's record, last written when its source sent the head: ask for it
     // now, while the body flits cross (a hint, as the delay lines' prefetch).
     if (!f.tail() && f.payload < records_.size()) __builtin_prefetch(&records_[f.payload]);
   } else if (in.packet != f.payload) {
-    fail("body flit of a packet that is not in progress");
+    broken("body flit of a packet that is not in progress", p, f, t);
   }
-  if (++in.flits > f.size) fail("more flits than the packet has");
+  if (++in.flits > f.size) broken("more flits than the packet has", p, f, t);
   if (t >= window_begin_ && t < window_end_) {
     ++result_.ports[p].accepted_flits;
     ++result_.source_accepted[f.src];
@@ -417,10 +418,10 @@ void TrafficEndpoints::receive(int p, const core::Flit& f, uint64_t t) {
   ++result_.flits_delivered;
   last_delivery_ = t;
   if (!f.tail()) return;
-  if (in.flits != f.size) fail("tail flit before all body flits");
+  if (in.flits != f.size) broken("tail flit before all body flits", p, f, t);
   in.packet = UINT32_MAX;
-  if (++result_.packets_delivered > result_.packets_created) fail("more packets delivered than created");
-  if (f.payload >= records_.size()) fail("no such packet at its source");
+  if (++result_.packets_delivered > result_.packets_created) broken("more packets delivered than created", p, f, t);
+  if (f.payload >= records_.size()) broken("no such packet at its source", p, f, t);
   const PacketRecord rec = records_[f.payload];
   free_records_.push_back(f.payload);
   if (f.flags & core::Flit::kMeasured) {

@@ -185,6 +185,8 @@ class TrafficEndpoints {
   }
   int output_of(uint32_t dst) const { return route_.empty() ? 0 : route_[dst]; }
   void receive(int p, const core::Flit& f, uint64_t t);
+  // A delivered flit broke the packet protocol: the IntegrityError naming it.
+  [[noreturn]] void broken(const char* what, int p, const core::Flit& f, uint64_t t) const;
   bool links_empty(uint64_t t) const;
   void check_progress(uint64_t t);
   void end_generation();
