@@ -58,6 +58,7 @@ void TrafficEndpoints::init(const UpstreamCredits& credits) {
   credit_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
   next_arrival_.assign(static_cast<size_t>(n_), UINT64_MAX);
   has_backlog_.assign(static_cast<size_t>(n_), 0);
+  send_at_.assign(static_cast<size_t>(n_), 0);
   flit_due_.assign(static_cast<size_t>(n_), UINT64_MAX);
   first_.assign(static_cast<size_t>(e_) + 1, 0);
   for (int p = 0; p < n_; ++p) {
@@ -327,6 +328,9 @@ void TrafficEndpoints::send(int p, uint64_t t) {
   }
   f.set_shared_credit(shared);
   link.tx_take(t);
+  // A paced link without a data-link layer cannot start another flit before this cycle, so until
+  // then tick_ports does not call send() for it (it would only find the link not ready).
+  if (link.tx_paced() && !link.data_link()) send_at_[static_cast<size_t>(p)] = link.tx_next_ready(t);
   to_switch_[p]->send_flit(t, f);
   if (t >= window_begin_ && t < window_end_) ++result_.ports[p].injected_flits;
   --s.backlog;
@@ -496,7 +500,7 @@ void TrafficEndpoints::tick_ports(int p0, int p1, uint64_t t) {
   // Sending after every port generated, so a packet queued on another port of its endpoint
   // this cycle is treated the same whichever port's process created it.
   for (int p = p0; p < p1; ++p)
-    if (has_backlog_[static_cast<size_t>(p)]) send(p, t);
+    if (has_backlog_[static_cast<size_t>(p)] && send_at_[static_cast<size_t>(p)] <= t) send(p, t);
 }
 
 // Within a span nothing an endpoint sends reaches anyone (its links are held until the span's

@@ -233,6 +233,7 @@ class TrafficEndpoints {
   // for ports with something to do.
   std::vector<uint64_t> next_arrival_;
   std::vector<uint8_t> has_backlog_;
+  std::vector<uint64_t> send_at_;  // per port: the first cycle its paced link may start a flit (0: no pacing)
   uint64_t window_begin_, window_end_;
   SaturationDetector saturation_;
   Phase phase_ = Phase::kWarmup;
