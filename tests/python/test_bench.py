@@ -1,6 +1,7 @@
-"""scripts/bench.py's BookSim2 set and issue 21's targets: what a BookSim2 run is read for, how
-each bar is judged, the set run end to end against a stand-in BookSim2 that records what it was
-asked to simulate, and a bench stopped with Ctrl-C keeping the runs it finished."""
+"""scripts/bench.py's BookSim2 set, its instructions set and issue 21's targets: what a BookSim2
+run is read for, how each bar is judged, the set run end to end against a stand-in BookSim2 that
+records what it was asked to simulate, a bench stopped with Ctrl-C keeping the runs it finished,
+and the instruction counts read from callgrind (a stand-in) per delivered flit and per cycle."""
 from __future__ import annotations
 
 import json
@@ -172,3 +173,45 @@ def test_an_interrupted_threads_set_keeps_the_runs_it_finished(monkeypatch):
                                                  "cycles_per_second": 5.0, "wall_seconds_per_simulated_ms": 9.0}]}, [1, 2])
     assert rows[0]["speedup"] is None and rows[0]["parallel_efficiency"] is None
     assert [t["target"] for t in bench.targets(rows)] == ["nvl72-rack-0.25 on 2 threads: wall time per simulated millisecond"]
+
+
+FAKE_VALGRIND = """#!/usr/bin/env python3
+import subprocess
+import sys
+args = sys.argv[1:]
+log = next(a.split("=", 1)[1] for a in args if a.startswith("--log-file="))
+assert "--tool=callgrind" in args
+cmd = args[next(i for i, a in enumerate(args) if not a.startswith("--")):]  # valgrind's options come first
+code = subprocess.run(cmd).returncode
+with open(log, "w") as f:
+    f.write("==1== Events    : Ir\\n==1== Collected : 1234567\\n==1==\\n==1== I   refs:      1,234,567\\n")
+sys.exit(code)
+"""
+
+
+def test_the_instructions_set_reads_callgrinds_count_per_flit_and_per_cycle(upswitch, tmp_path, monkeypatch):
+    """The set runs each point under callgrind (here a stand-in that runs the command and reports
+    1,234,567 instructions) and divides by the run's delivered flits or, for a collective, cycles."""
+    fake = tmp_path / "valgrind"
+    fake.write_text(FAKE_VALGRIND)
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{bench.os.environ['PATH']}")
+    monkeypatch.setattr(bench, "INSTRUCTION_RUNS", [
+        ("instructions-tiny", ["run", "--preset", "tiny", "--kernel", "plain", "--set", "sim.warmup_cycles=100",
+                               "--set", "sim.measure_cycles=400"]),
+        ("instructions-coll", ["coll", "--preset", "tiny", "--ranks", "8", "--algo", "switch", "-b", "1K", "-e", "1K",
+                               "--jobs", "1"]),
+    ])
+    rows = []
+    bench.run_instructions(str(upswitch), lambda *r: rows.extend(r))
+    run, coll = rows
+    assert run["instructions"] == coll["instructions"] == 1234567
+    assert run["flits_delivered"] > 0
+    assert run["instructions_per_delivered_flit"] == pytest.approx(1234567 / run["flits_delivered"])
+    assert run["instructions_per_cycle"] == pytest.approx(1234567 / run["simulated_cycles"])
+    assert coll["simulated_cycles"] > 0 and "instructions_per_delivered_flit" not in coll
+    assert coll["instructions_per_cycle"] == pytest.approx(1234567 / coll["simulated_cycles"])
+    assert bench.targets(rows) == []  # counts, not bars
+    monkeypatch.setenv("PATH", str(tmp_path / "none"))
+    with pytest.raises(SystemExit, match="needs valgrind"):
+        bench.run_instructions(str(upswitch), lambda *r: None)
