@@ -49,14 +49,32 @@ U int_op(RedOp op, bool is_signed, U a, U b) {
   return a;
 }
 
+// acc op= src element by element for a float type: one loop per operation (a sum's loop then
+// compiles to vector adds, each element still its own IEEE addition). acc and src never overlap
+// (an accumulator and a message's data).
+template <class F>
+void float_combine(RedOp op, uint8_t* __restrict acc, const uint8_t* __restrict src, int len) {
+  constexpr int kSize = static_cast<int>(sizeof(F));
+  switch (op) {
+    case RedOp::kSum:
+      for (int k = 0; k < len; k += kSize) store(acc + k, load<F>(acc + k) + load<F>(src + k));
+      return;
+    case RedOp::kMin:
+    case RedOp::kMax:
+      for (int k = 0; k < len; k += kSize) store(acc + k, float_op(op, load<F>(acc + k), load<F>(src + k)));
+      return;
+    default: return;  // (bitwise operations on floats are refused before they get here)
+  }
+}
+
 // acc (accumulator format) op= src (data format), element by element.
 void combine(RedType t, RedOp op, uint8_t* acc, const uint8_t* src, int len) {
   switch (t) {
     case RedType::kF32:
-      for (int k = 0; k < len; k += 4) store(acc + k, float_op(op, load<float>(acc + k), load<float>(src + k)));
+      float_combine<float>(op, acc, src, len);
       break;
     case RedType::kF64:
-      for (int k = 0; k < len; k += 8) store(acc + k, float_op(op, load<double>(acc + k), load<double>(src + k)));
+      float_combine<double>(op, acc, src, len);
       break;
     case RedType::kF16:
     case RedType::kBF16:
