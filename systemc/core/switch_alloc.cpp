@@ -232,7 +232,9 @@ void SwitchCore::commit_lane(int i, int o, int vc, uint64_t t) {
   if (cmd_) {
     uint8_t& cs = out_cmd_shared_[static_cast<size_t>(o * v_ + ovc)];
     if (f.head()) {
-      dirty_output(o);  // its command credits changed
+      // A short output's requests depend on its command credits (one turning short is marked by
+      // update_cmd_low).
+      if (test_bit(cmd_low_.row(0), o)) dirty_output(o);
       cs = static_cast<uint8_t>(out_cmd_[o].take_n(ovc, f.msgs));
       // Taking reserved credits only changes this lane; a shared take changes the whole class.
       if (cs || out_cmd_[o].available(ovc) < static_cast<uint32_t>(kMaxPacketMessages)) update_cmd_low(o);

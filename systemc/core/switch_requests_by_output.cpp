@@ -24,7 +24,7 @@ namespace upswitch::core {
 
 // Queue (input, output, vc) changed between empty and non-empty.
 void SwitchCore::note_voq_by_output(int input, int output, int vc, bool empty) {
-  set_bit(out_dirty_.row(0), output);
+  dirty_output(output);
   uint64_t* col = nonempty_t_[vc].row(output);
   uint32_t& lanes = out_lanes_[static_cast<size_t>(output)];
   int& inputs = out_lane_inputs_[static_cast<size_t>(output * v_ + vc)];
@@ -135,10 +135,9 @@ void SwitchCore::build_requests_by_output(uint64_t t) {
       if (out_stall_[static_cast<size_t>(o)]) set_bit(stall, o);
       // Waiting for its link, it cannot start a flit in this cycle's grant slot (its stall counts).
       if ((wait && test_bit(wait, o)) || !any_bit(kept, words_)) continue;
-      const uint64_t* r = kept;
       req_outputs_.push_back(o);
-      for (int k = 0; k < words_; ++k) inputs[k] |= r[k];
-      if (by_input) scatter_row(r, words_, o, req_);
+      for (int k = 0; k < words_; ++k) inputs[k] |= kept[k];
+      if (by_input) scatter_row(kept, words_, o, req_);
     }
   list_requested_outputs(inputs, words_, req_inputs_);  // the set bits ascending, here of inputs
 }

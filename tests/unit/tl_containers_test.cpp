@@ -12,8 +12,8 @@
 #include <list>
 #include <random>
 #include <set>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "endpoint/handle_ring.h"
