@@ -23,10 +23,67 @@ inline bool test_bit(const uint64_t* row, int b) { return (row[b >> 6] >> (b & 6
 inline void set_bit(uint64_t* row, int b) { row[b >> 6] |= uint64_t{1} << (b & 63); }
 inline void clear_bit(uint64_t* row, int b) { row[b >> 6] &= ~(uint64_t{1} << (b & 63)); }
 
+// Zeroes `words` words. Rows of up to 256 bits are a few stores: the compiler turns the plain
+// loop into a call to memset, which for a 144-port switch's three words cost more than the stores.
+inline void clear_words(uint64_t* row, int words) {
+  if (words <= 2) {  // up to 128 ports: two stores
+    if (words > 0) row[0] = 0;
+    if (words == 2) row[1] = 0;
+    return;
+  }
+  switch (words) {
+    case 4: row[3] = 0; [[fallthrough]];
+    case 3:
+      row[2] = row[1] = row[0] = 0;
+      return;
+    default:
+      for (int w = 0; w < words; ++w) row[w] = 0;
+  }
+}
+
 inline bool any_bit(const uint64_t* row, int words) {
   for (int w = 0; w < words; ++w)
     if (row[w]) return true;
   return false;
+}
+
+// rr_find on rows of exactly W words (3 or 4: 129 to 256 ports, such as a 144-port switch with its
+// reduction units): the masked words once, then the words from `start` on, then those before it,
+// with no indexing by the start word, so the loops unroll into straight-line code.
+template <int W>
+inline int rr_find_words(const uint64_t* a, const uint64_t* mask, int bits, int start) {
+  const int w0 = start >> 6;
+  const uint64_t from = ~uint64_t{0} << (start & 63);
+  uint64_t v[W];
+  for (int w = 0; w < W; ++w) v[w] = mask ? a[w] & mask[w] : a[w];
+  if (bits & 63) v[W - 1] &= (uint64_t{1} << (bits & 63)) - 1;  // valid bits of the last word
+  for (int w = 0; w < W; ++w)
+    if (const uint64_t x = v[w] & (w < w0 ? 0 : w == w0 ? from : ~uint64_t{0})) return (w << 6) + __builtin_ctzll(x);
+  for (int w = 0; w < W; ++w)
+    if (const uint64_t x = v[w] & (w < w0 ? ~uint64_t{0} : w == w0 ? ~from : 0)) return (w << 6) + __builtin_ctzll(x);
+  return -1;
+}
+
+// rr_find on rows of more than four words, kept out of line so the short cases stay small enough
+// to be inlined into the allocators.
+__attribute__((noinline)) inline int rr_find_long(const uint64_t* a, const uint64_t* mask, int words, int bits,
+                                                  int start) {
+  // The start word from `start` on, the words after it, the words before it, then the start word
+  // below `start`; each loop plain (no per-word tests of where it is).
+  const int w0 = start >> 6, last = words - 1;
+  const uint64_t from = ~uint64_t{0} << (start & 63);
+  const uint64_t top = (bits & 63) ? (uint64_t{1} << (bits & 63)) - 1 : ~uint64_t{0};  // valid bits of the last word
+  auto raw = [&](int w) { return mask ? a[w] & mask[w] : a[w]; };
+  const uint64_t first = w0 == last ? raw(w0) & top : raw(w0);
+  if (const uint64_t v = first & from) return (w0 << 6) + __builtin_ctzll(v);
+  for (int w = w0 + 1; w < last; ++w)
+    if (const uint64_t v = raw(w)) return (w << 6) + __builtin_ctzll(v);
+  if (w0 != last)
+    if (const uint64_t v = raw(last) & top) return (last << 6) + __builtin_ctzll(v);
+  for (int w = 0; w < w0; ++w)  // (all before the last word)
+    if (const uint64_t v = raw(w)) return (w << 6) + __builtin_ctzll(v);
+  if (const uint64_t v = first & ~from) return (w0 << 6) + __builtin_ctzll(v);
+  return -1;
 }
 
 // First set bit of (a & mask) at or after `start`, cyclically over `bits` bits; -1 if none.
@@ -51,22 +108,9 @@ inline int rr_find(const uint64_t* a, const uint64_t* mask, int words, int bits,
     if (v0) return __builtin_ctzll(v0);
     return v1 ? 64 + __builtin_ctzll(v1) : -1;
   }
-  // More words: the start word from `start` on, the words after it, the words before it, then
-  // the start word below `start`; each loop plain (no per-word tests of where it is).
-  const int w0 = start >> 6, last = words - 1;
-  const uint64_t from = ~uint64_t{0} << (start & 63);
-  const uint64_t top = (bits & 63) ? (uint64_t{1} << (bits & 63)) - 1 : ~uint64_t{0};  // valid bits of the last word
-  auto raw = [&](int w) { return mask ? a[w] & mask[w] : a[w]; };
-  const uint64_t first = w0 == last ? raw(w0) & top : raw(w0);
-  if (const uint64_t v = first & from) return (w0 << 6) + __builtin_ctzll(v);
-  for (int w = w0 + 1; w < last; ++w)
-    if (const uint64_t v = raw(w)) return (w << 6) + __builtin_ctzll(v);
-  if (w0 != last)
-    if (const uint64_t v = raw(last) & top) return (last << 6) + __builtin_ctzll(v);
-  for (int w = 0; w < w0; ++w)  // (all before the last word)
-    if (const uint64_t v = raw(w)) return (w << 6) + __builtin_ctzll(v);
-  if (const uint64_t v = first & ~from) return (w0 << 6) + __builtin_ctzll(v);
-  return -1;
+  if (words == 3) return rr_find_words<3>(a, mask, bits, start);
+  if (words == 4) return rr_find_words<4>(a, mask, bits, start);
+  return rr_find_long(a, mask, words, bits, start);
 }
 
 // A dense rows x bits matrix of bits, one row per requester.
@@ -83,13 +127,7 @@ class BitMatrix {
   uint64_t* row(int r) { return data_.data() + static_cast<size_t>(r) * words_; }
   const uint64_t* row(int r) const { return data_.data() + static_cast<size_t>(r) * words_; }
   void clear_row(int r) {
-    uint64_t* p = row(r);
-    if (words_ <= 2) {  // up to 128 ports: two stores, not a call to memset
-      p[0] = 0;
-      if (words_ == 2) p[1] = 0;
-      return;
-    }
-    for (int w = 0; w < words_; ++w) p[w] = 0;
+    clear_words(row(r), words_);
   }
   int rows() const { return rows_; }
   int bits() const { return bits_; }

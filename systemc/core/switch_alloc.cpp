@@ -61,7 +61,7 @@ void SwitchCore::build_requests(uint64_t t) {
         // With command credits and some output low on them, `fits` collects the outputs some VC's
         // front flit can use; otherwise every eligible output fits.
         uint64_t* fits = low ? fits_.data() : nullptr;
-        if (fits) std::fill(fits, fits + words_, 0);
+        if (fits) clear_words(fits, words_);
         for (uint32_t lanes = voq_lanes_[i]; lanes; lanes &= lanes - 1) {  // VCs with a queued flit
           const int vc = __builtin_ctz(lanes);
           const uint64_t* ne = nonempty_[vc].row(i);
@@ -142,7 +142,7 @@ void SwitchCore::refresh_pace_wait(uint64_t t) {
 // output whose buffer is full takes no requests.
 void SwitchCore::drop_unready_outputs(uint64_t t) {
   uint64_t* unready = unready_.data();
-  std::fill(unready, unready + words_, 0);
+  clear_words(unready, words_);
   size_t keep_out = 0;
   for (int o : req_outputs_) {
     if (speedup_ > 1 ? obuf_count_[static_cast<size_t>(o)] < obuf_cap_ : out_links_[o]->tx_ready(t)) {

@@ -49,7 +49,7 @@ void SwitchCore::note_voq_by_output(int input, int output, int vc, bool empty) {
 bool SwitchCore::short_output_requests(int o, uint64_t* r) {
   bool stalled = false;
   uint64_t* eligible = check_.data();  // inputs with some VC that could go but for command credits
-  std::fill(eligible, eligible + words_, 0);
+  clear_words(eligible, words_);
   for (uint32_t lanes = out_lanes_[static_cast<size_t>(o)]; lanes; lanes &= lanes - 1) {
     const int vc = __builtin_ctz(lanes);
     if (!test_bit(credit_bits_[vc].row(0), o)) {
@@ -110,7 +110,7 @@ void SwitchCore::build_requests_by_output(uint64_t t) {
       uint64_t* kept = req_t_.row(o);  // kept from cycle to cycle on this path
       if (test_bit(dirty, o)) {  // built again: something it depends on changed
         clear_bit(dirty, o);
-        std::fill(kept, kept + words_, 0);
+        clear_words(kept, words_);
         bool stalled = false;
         if (low && test_bit(low, o)) {
           stalled = short_output_requests(o, kept);

@@ -18,7 +18,7 @@ int reference_rr(const std::vector<bool>& a, const std::vector<bool>& m, int sta
 
 TEST(Bits, RoundRobinFindMatchesReference) {
   traffic::Rng rng(7, 1);
-  for (int n : {1, 2, 8, 63, 64, 65, 72, 128, 200, 1000, 1024}) {
+  for (int n : {1, 2, 8, 63, 64, 65, 72, 128, 129, 144, 192, 200, 255, 256, 257, 1000, 1024}) {
     BitMatrix a(1, n), m(1, n);
     for (int trial = 0; trial < 300; ++trial) {
       std::vector<bool> ra(n), rm(n);
@@ -40,6 +40,14 @@ TEST(Bits, RoundRobinFindMatchesReference) {
       std::vector<bool> all(n, true);
       EXPECT_EQ(rr_find(a.row(0), nullptr, a.words(), n, start), reference_rr(ra, all, start));
     }
+  }
+}
+
+TEST(Bits, ClearWordsZeroesExactlyItsWords) {
+  for (int words = 0; words <= 6; ++words) {
+    std::vector<uint64_t> row(8, ~uint64_t{0});
+    clear_words(row.data(), words);
+    for (int w = 0; w < 8; ++w) EXPECT_EQ(row[static_cast<size_t>(w)], w < words ? 0 : ~uint64_t{0}) << words << " " << w;
   }
 }
 
