@@ -127,7 +127,13 @@ class BitMatrix {
   uint64_t* row(int r) { return data_.data() + static_cast<size_t>(r) * words_; }
   const uint64_t* row(int r) const { return data_.data() + static_cast<size_t>(r) * words_; }
   void clear_row(int r) {
-    clear_words(row(r), words_);
+    uint64_t* p = row(r);
+    if (words_ <= 2) {  // up to 128 ports: two stores (rows are cleared only in matrices of 1+ bits)
+      p[0] = 0;
+      if (words_ == 2) p[1] = 0;
+      return;
+    }
+    clear_words(p, words_);
   }
   int rows() const { return rows_; }
   int bits() const { return bits_; }
