@@ -22,7 +22,7 @@ if [ "${UPSWITCH_SANITIZE:-0}" = 1 ]; then
   export UPSWITCH_BUILD_DIR=build-asan UPSWITCH_BUILD_TYPE=RelWithDebInfo
   scripts/build.sh -DUPSWITCH_SANITIZE=ON -DUPSWITCH_COSIM=OFF -DUPSWITCH_PYTHON_TESTS=OFF >/dev/null
 else
-  scripts/build.sh >/dev/null
+  scripts/build.sh -DUPSWITCH_TESTS=ON -DUPSWITCH_COSIM=ON >/dev/null
 fi
 cd "${UPSWITCH_BUILD_DIR:-build}"
 skip=()
