@@ -13,21 +13,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from upswitch_sweep import plotstyle  # noqa: E402
+
 COLOURS = {"dispatch": "tab:blue", "combine": "tab:cyan", "all_reduce": "tab:orange",
            "all_gather": "tab:green", "reduce_scatter": "tab:red"}
 
 
-def main(argv):
-    if len(argv) != 1:
-        print("usage: plot_workload.py DIR", file=sys.stderr)
-        return 2
-    src = os.path.join(argv[0], "workload_phases.csv")
-    try:
-        with open(src, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        print(f"plot_workload.py: error: {src}: {e.strerror}", file=sys.stderr)
-        return 2
+def figure(rows):
+    """The timeline's figure and axes for the rows of workload_phases.csv, the legend right of the
+    axes as the sweep plots place theirs (inside, it covered the last chain's bars)."""
     chains = []
     for r in rows:
         name = "MoE" if r["workload"] == "moe" else f"TP group {r['group']}"
@@ -51,13 +46,27 @@ def main(argv):
     ax.invert_yaxis()
     ax.set_xlabel("time (us)")
     ax.set_title("upswitch workload: collectives per chain (gaps are compute)")
-    ax.legend(loc="lower right", fontsize="small")
     fig.tight_layout()
+    plotstyle.legend(fig, ax)
+    return fig, ax
+
+
+def main(argv):
+    if len(argv) != 1:
+        print("usage: plot_workload.py DIR", file=sys.stderr)
+        return 2
+    src = os.path.join(argv[0], "workload_phases.csv")
+    try:
+        with open(src, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        print(f"plot_workload.py: error: {src}: {e.strerror}", file=sys.stderr)
+        return 2
+    fig, _ = figure(rows)
     out = os.path.join(argv[0], "workload.png")
     fig.savefig(out, dpi=100)
     print(f"wrote {out}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -46,6 +46,26 @@ void check_out_file(const std::string& path, const std::string& option) {
     throw config::ConfigError(option + " '" + path + "': not writable");
 }
 
+void check_out_prefix(const std::string& prefix, const std::string& option) {
+  if (prefix.empty()) throw config::ConfigError(option + " '': expected a path prefix such as out/et/wl");
+  const fs::path p(prefix);
+  std::error_code ignored;
+  if (!p.has_filename() || fs::is_directory(p, ignored))
+    throw config::ConfigError(option + " '" + prefix + "': is a directory; expected a path prefix such as " +
+                              (p.has_filename() ? prefix + "/wl" : prefix + "wl"));
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  check_out_dir(dir.string(), option + " '" + prefix + "': its folder");
+}
+
+void create_prefix_dir(const std::string& prefix, const std::string& option) {
+  const fs::path p(prefix);
+  if (!p.has_parent_path()) return;
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  if (ec || !fs::is_directory(p.parent_path(), ec))
+    throw config::ConfigError(option + " '" + prefix + "': cannot create its folder " + p.parent_path().string());
+}
+
 namespace {
 
 // The first Ctrl-C asks the run loops to stop and keep what is complete; a second one ends the

@@ -16,6 +16,13 @@ void check_out_dir(const std::string& out_dir, const std::string& option = "--ou
 // Throws config::ConfigError naming `option` unless `path` can be written as a file: not a
 // directory, and its directory exists and is writable.
 void check_out_file(const std::string& path, const std::string& option);
+// Throws config::ConfigError naming `option` unless `prefix` can start file names (PREFIX.<rank>.et):
+// its last component is a name, not empty nor a directory, and its folder exists as a writable
+// directory or can be created as --out's can.
+void check_out_prefix(const std::string& prefix, const std::string& option);
+// Creates the folder of a prefix that check_out_prefix accepted (as --out creates its folders);
+// throws config::ConfigError naming `option` if that fails.
+void create_prefix_dir(const std::string& prefix, const std::string& option);
 
 // Runs `measure` with Ctrl-C turned into a stop request (core::interrupt_flag; a second Ctrl-C
 // ends the process): 0 when it returns (the measurement then says whether it was interrupted);

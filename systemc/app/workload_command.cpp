@@ -46,7 +46,12 @@ int workload_command(const RunOptions& opt, const std::string& chakra_prefix) {
     cfg = resolve_config(ro);
     top::check_workload(cfg);
     if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // written only once the run is complete
-    if (!chakra_prefix.empty()) chakra::write_chakra(chakra::workload_chakra(cfg, chakra_prefix));
+    if (!chakra_prefix.empty()) {
+      check_out_prefix(chakra_prefix, "--chakra");
+      const auto traces = chakra::workload_chakra(cfg, chakra_prefix);
+      create_prefix_dir(chakra_prefix, "--chakra");  // as --out creates its folders
+      chakra::write_chakra(traces);
+    }
   } catch (const config::ConfigError& e) {
     std::cerr << "upswitch: error: " << e.what() << "\n";
     return 2;

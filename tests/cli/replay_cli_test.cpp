@@ -116,7 +116,28 @@ TEST(ReplayCli, BadChakraInputIsOneErrorLineExitTwo) {
                    "expected a JSON object of communicator groups", out);
   expect_bad_input("replay --out " + out.string(), "give a trace file, or --chakra PREFIX", out);
   expect_bad_input("replay " + kExample + " --chakra " + (dir / "junk").string() + " --out " + out.string(), "excludes", out);
-  expect_bad_input("workload --preset tiny --chakra " + (dir / "no" / "such" / "dir" / "w").string() + " --out " + out.string(), "cannot be written", out);
+  // A prefix whose folder cannot be made (a file stands in its way) or that names a folder.
+  std::ofstream(dir / "afile") << "x";
+  expect_bad_input("workload --preset tiny --chakra " + (dir / "afile" / "et" / "w").string() + " --out " + out.string(),
+                   "its folder", out);
+  EXPECT_FALSE(fs::exists(dir / "afile" / "et"));
+  expect_bad_input("workload --preset tiny --chakra " + dir.string() + " --out " + out.string(), "is a directory", out);
+  expect_bad_input("workload --preset tiny --chakra " + (dir / "x").string() + "/ --out " + out.string(), "is a directory", out);
+}
+
+// `--chakra out/et/wl` creates out/et as `--out` creates its folders (issue 58 item 3), and
+// nothing is created when the run is refused before it starts.
+TEST(ReplayCli, AChakraPrefixGetsItsFoldersCreated) {
+  const fs::path dir = scratch("chakra_prefix_dirs");
+  const std::string cfg = "--preset tiny --set workload.kind=tp --set tp.group_size=4 --set tp.layers=1 --quiet";
+  const Result w = run("workload " + cfg + " --chakra " + (dir / "out" / "et" / "wl").string());
+  ASSERT_EQ(w.status, 0) << w.err;
+  for (const char* f : {"wl.0.et", "wl.7.et", "wl.groups.json"}) EXPECT_TRUE(fs::exists(dir / "out" / "et" / f)) << f;
+  const fs::path out = dir / "out2";
+  expect_bad_input("workload " + cfg + " --set tp.group_size=0 --chakra " + (dir / "new" / "wl").string() +
+                       " --out " + out.string(),
+                   "tp.group_size", out);
+  EXPECT_FALSE(fs::exists(dir / "new")) << "a refused run created the prefix's folder";
 }
 
 }  // namespace
