@@ -11,6 +11,7 @@
 #include "app/replay_command.h"
 #include "app/table_files.h"
 #include "app/run_command.h"
+#include "app/stop_signals.h"
 #include "app/table_command.h"
 #include "app/topo_command.h"
 #include "app/workload_command.h"
@@ -44,6 +45,9 @@ int print_presets() {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  // From the start, so that a SIGTERM or Ctrl-C while a command reads its inputs already means
+  // "stop, keep what is complete, exit 143 or 130" (app/stop_signals.h), never a silent death.
+  upswitch::app::install_stop_signals();
   // The kernel's "simulation stopped" note is not a result: keep stdout for the summary.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"upswitch: cycle-level model of a scale-up (UALink/NVSwitch-class) switch"};

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -15,10 +14,12 @@
 #include "app/progress.h"
 #include "app/resolve_config.h"
 #include "app/run_outcome.h"
+#include "app/stop_signals.h"
 #include "app/table_files.h"
 #include "app/thread_choice.h"
 #include "app/txn_run.h"
 #include "config/param_table.h"
+#include "core/interrupt.h"
 #include "core/switch_core.h"
 #include "sc/sc_run.h"
 #include "top/conservation.h"
@@ -32,9 +33,6 @@
 
 namespace upswitch::app {
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_sigint(int) { g_stop.store(true); }
 
 void print_summary(const nlohmann::json& s, const top::Fabric& f, int threads) {
   const config::Config& c = f.config();
@@ -131,8 +129,9 @@ int run_command(const RunOptions& opt) {
     }
   }
 
-  std::signal(SIGINT, on_sigint);
-  if (cfg.kind == config::Config::TrafficKind::kTransactions) return run_transactions(opt, cfg, g_stop);
+  install_stop_signals();
+  std::atomic<bool>& stop = core::interrupt_flag();
+  if (cfg.kind == config::Config::TrafficKind::kTransactions) return run_transactions(opt, cfg, stop);
 
   top::Fabric fabric(cfg);
   top::ParallelPlan plan;
@@ -146,16 +145,16 @@ int run_command(const RunOptions& opt) {
   const int failed = run_guarded(opt, progress, [&] {
     if (parallel) {
       top::run_parallel(fabric, plan, [&](uint64_t t) {
-        if (g_stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
+        if (stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
         on_cycle(t);
       });
     } else if (opt.kernel == "plain") {
       fabric.run_plain([&](uint64_t t) {
-        if (g_stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
+        if (stop.load(std::memory_order_relaxed)) fabric.endpoints().request_stop();
         on_cycle(t);
       });
     } else {
-      sc::run_systemc(fabric, &g_stop, on_cycle);
+      sc::run_systemc(fabric, &stop, on_cycle);
     }
   });
   if (failed) return failed;

@@ -18,7 +18,7 @@ struct RunOptions {
   bool quiet = false;
 };
 
-// Exit status: 0 ok, 2 bad input, 3 deadlock, 4 invariant violated, 130 interrupted.
+// Exit status: 0 ok, 2 bad input, 3 deadlock, 4 invariant violated, 130/143 interrupted (SIGINT/SIGTERM).
 int run_command(const RunOptions& opt);
 
 }  // namespace upswitch::app

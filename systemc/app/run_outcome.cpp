@@ -4,6 +4,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "app/stop_signals.h"
 #include "app/table_files.h"
 #include "core/deadlock_error.h"
 #include "top/report.h"
@@ -42,7 +43,7 @@ int final_status(const RunOptions& opt, const std::vector<std::string>& violatio
   if (interrupted) {
     std::cerr << "upswitch: interrupted at cycle " << end_cycle << "; partial results "
               << (opt.out_dir.empty() ? "printed" : "written") << "\n";
-    status = status ? status : 130;
+    status = status ? status : stopped_status();
   }
   return status;
 }

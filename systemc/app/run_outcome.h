@@ -17,8 +17,8 @@ namespace upswitch::app {
 // with --out) and gives 3; a violated invariant (std::logic_error) gives 4; otherwise 0.
 int run_guarded(const RunOptions& opt, Progress& progress, const std::function<void()>& simulate);
 
-// The exit status once the outputs are written: 4 when conservation was violated, 130 when the
-// run was interrupted, else 0; both print their line on stderr.
+// The exit status once the outputs are written: 4 when conservation was violated, 130 or 143 when
+// the run was interrupted (app/stop_signals.h), else 0; both print their line on stderr.
 int final_status(const RunOptions& opt, const std::vector<std::string>& violations, bool interrupted,
                  uint64_t end_cycle);
 

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "app/stop_signals.h"
 #include "config/config.h"
 #include "core/deadlock_error.h"
 #include "core/interrupt.h"
@@ -66,26 +66,13 @@ void create_prefix_dir(const std::string& prefix, const std::string& option) {
     throw config::ConfigError(option + " '" + prefix + "': cannot create its folder " + p.parent_path().string());
 }
 
-namespace {
-
-// The first Ctrl-C asks the run loops to stop and keep what is complete; a second one ends the
-// process at once, as the default action would.
-extern "C" void on_interrupt(int) {
-  if (core::interrupt_flag().exchange(true)) {
-    std::signal(SIGINT, SIG_DFL);
-    std::raise(SIGINT);
-  }
-}
-
-}  // namespace
-
 int run_measurement(const std::function<void()>& measure) {
-  std::signal(SIGINT, on_interrupt);
+  install_stop_signals();
   try {
     measure();
   } catch (const core::Interrupted&) {
     std::cerr << "upswitch: interrupted before any result was complete; nothing written\n";
-    return 130;
+    return stopped_status();
   } catch (const std::bad_alloc&) {
     std::cerr << out_of_memory_line() << "\n";
     return 2;
@@ -111,7 +98,7 @@ int interrupted_status(const std::string& out_dir) {
   std::cerr << "upswitch: interrupted; the results complete before it were "
             << (out_dir.empty() ? "printed" : "written to '" + config::ConfigError::printable(out_dir) + "'")
             << ", marked \"interrupted\": true\n";
-  return 130;
+  return stopped_status();
 }
 
 int write_table_files(const std::string& out_dir, const std::vector<std::pair<std::string, std::string>>& files) {

@@ -24,15 +24,16 @@ void check_out_prefix(const std::string& prefix, const std::string& option);
 // throws config::ConfigError naming `option` if that fails.
 void create_prefix_dir(const std::string& prefix, const std::string& option);
 
-// Runs `measure` with Ctrl-C turned into a stop request (core::interrupt_flag; a second Ctrl-C
-// ends the process): 0 when it returns (the measurement then says whether it was interrupted);
-// a one-line error on stderr and 2 (config::ConfigError, or std::bad_alloc), 3 (core::DeadlockError,
-// with the blocking state), 4 (std::logic_error: an invariant) or 130 (interrupted with nothing
-// complete).
+// Runs `measure` with Ctrl-C and SIGTERM turned into a stop request (app/stop_signals.h; a second
+// signal ends the process): 0 when it returns (the measurement then says whether it was
+// interrupted); a one-line error on stderr and 2 (config::ConfigError, or std::bad_alloc), 3
+// (core::DeadlockError, with the blocking state), 4 (std::logic_error: an invariant) or 130/143
+// (interrupted by SIGINT/SIGTERM with nothing complete).
 int run_measurement(const std::function<void()>& measure);
 // The one line a std::bad_alloc during a run ends with (exit status 2, nothing written).
 std::string out_of_memory_line();
-// After writing what an interrupted measurement completed: its line on stderr, and 130.
+// After writing what an interrupted measurement completed: its line on stderr, and 130 (SIGINT)
+// or 143 (SIGTERM).
 int interrupted_status(const std::string& out_dir);
 
 // Creates `out_dir` and writes each (file name, content), all or nothing: every file goes to a

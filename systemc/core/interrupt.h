@@ -1,8 +1,8 @@
-// A process-wide request to stop simulating (Ctrl-C). The command line's SIGINT handler sets it;
-// the plain run loops that drive transactions (collectives, replay, the planners' tables) poll it
-// once per simulated cycle and end by throwing Interrupted, which each command turns into "write
-// what is complete, marked interrupted, exit 130" (README, doc/reliability.md). A library user
-// may set it too, from any thread, to stop such a run.
+// A process-wide request to stop simulating (Ctrl-C or SIGTERM). The command line's signal
+// handlers (app/stop_signals.h) set it; the plain run loops that drive transactions (collectives,
+// replay, the planners' tables) poll it once per simulated cycle and end by throwing Interrupted,
+// which each command turns into "write what is complete, marked interrupted, exit 130 or 143"
+// (README, doc/reliability.md). A library user may set it too, from any thread, to stop such a run.
 #pragma once
 
 #include <atomic>

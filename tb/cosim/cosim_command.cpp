@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/resolve_config.h"
+#include "app/stop_signals.h"
 #include "app/table_files.h"
 #include "config/param_table.h"
 #include "core/deadlock_error.h"
+#include "core/interrupt.h"
 #include "cosim/cosim_run.h"
 #include "top/report.h"
 
@@ -149,6 +151,8 @@ int cosim_command(const CosimCliOptions& opt) {
   CosimOptions copt;
   copt.wave_dir = opt.wave_dir;
   copt.fault = fault;
+  copt.stop = &core::interrupt_flag();
+  app::install_stop_signals();
   CosimResult r;
   try {
     r = run_cosim(cfg, *variant, copt);
@@ -168,7 +172,8 @@ int cosim_command(const CosimCliOptions& opt) {
   j["rate"] = cfg.traffic.rate;
   j["seed"] = cfg.measure.seed;
   j["cycles"] = r.cycles;
-  j["agree"] = r.agree;
+  j["agree"] = r.agree;  // with "interrupted": over the cycles compared before the stop
+  j["interrupted"] = r.interrupted;
   j["model"] = side_json(r.model, r.cycles, cfg.sw.ports);
   j["rtl"] = side_json(r.rtl, r.cycles, cfg.sw.ports);
   j["rtl_error"] = r.rtl_error;
@@ -215,7 +220,15 @@ int cosim_command(const CosimCliOptions& opt) {
     if (!m.wave_file.empty())
       fmt::print("  waveform {} (cycles {} .. {}; time = 2 x cycle)\n", m.wave_file, m.wave_from, m.wave_to);
     std::fflush(stdout);
-    return 1;
+    if (!r.interrupted) return 1;
+  }
+  if (r.interrupted) {
+    if (!r.mismatch_found && !opt.quiet)
+      fmt::print("  verdict INTERRUPTED: every port's flit and credit identical in the {} cycles compared\n", r.cycles);
+    std::fflush(stdout);
+    std::cerr << "upswitch: interrupted at cycle " << r.cycles << "; the comparison so far was "
+              << (opt.json_out.empty() ? "printed" : "written to --json") << ", marked \"interrupted\": true\n";
+    return app::stopped_status();
   }
   if (!opt.quiet) fmt::print("  verdict AGREE: every port's flit and credit identical in every cycle\n");
   return 0;

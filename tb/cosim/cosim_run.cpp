@@ -90,6 +90,10 @@ CosimResult run_cosim(const config::Config& cfg, const RtlVariant& v, const Cosi
   Clock::duration model_time{}, rtl_time{};
   for (;; ++t) {
     if (s.model->done() && s.rtl->done()) break;
+    if (opt.stop != nullptr && opt.stop->load(std::memory_order_relaxed)) {
+      r.interrupted = true;
+      break;
+    }
     const auto t0 = Clock::now();
     s.model->step(t);
     const auto t1 = Clock::now();
@@ -134,14 +138,14 @@ CosimResult run_cosim(const config::Config& cfg, const RtlVariant& v, const Cosi
                      t >= m.cycle + opt.track_limit))
       break;
   }
-  r.cycles = t + 1;
+  r.cycles = r.interrupted ? t : t + 1;
   r.mismatch_found = tracking;
   r.model.result = s.model->result();
   r.rtl.result = s.rtl->result();
   r.model.wall_seconds = std::chrono::duration<double>(model_time).count();
   r.rtl.wall_seconds = std::chrono::duration<double>(rtl_time).count();
   r.agree = !tracking && r.rtl_error.empty();
-  if (tracking && !opt.wave_dir.empty()) write_wave(cfg, v, opt, r.mismatch);
+  if (tracking && !r.interrupted && !opt.wave_dir.empty()) write_wave(cfg, v, opt, r.mismatch);
   return r;
 }
 

@@ -3,6 +3,7 @@
 // rules and the report are described in doc/cosim.md ("Comparison rules", "Mismatch report").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -24,6 +25,9 @@ struct CosimOptions {
   uint64_t wave_after = 64;      // and after it
   uint64_t track_limit = 20000;  // cycles after the mismatch to find the packet's deliveries
   Fault fault = Fault::kNone;
+  // Polled once per compared cycle: when set, the comparison ends there, interrupted (Ctrl-C,
+  // SIGTERM; app/stop_signals.h). nullptr = never.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct Mismatch {
@@ -48,6 +52,7 @@ struct SideStats {
 struct CosimResult {
   bool agree = false;
   bool mismatch_found = false;
+  bool interrupted = false;  // stopped through CosimOptions::stop before either side was done
   Mismatch mismatch;
   std::string rtl_error;  // an RTL assertion fired
   uint64_t cycles = 0;

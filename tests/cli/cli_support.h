@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <algorithm>
@@ -77,7 +78,9 @@ inline void expect_bad_input(const std::string& args, const std::string& must_me
 
 // Starts the binary with `args`, sends it SIGINT (Ctrl-C) after `delay_ms`, and returns its exit
 // status (-1 when it did not exit normally, e.g. killed by the signal).
-inline int run_and_interrupt(std::vector<std::string> args, int delay_ms) {
+// Starts the binary, sends it `sig` after `delay_ms`, and returns its exit status, or -1 when a
+// signal ended it.
+inline int run_and_signal(std::vector<std::string> args, int delay_ms, int sig) {
   args.insert(args.begin(), UPSWITCH_BIN);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -85,10 +88,14 @@ inline int run_and_interrupt(std::vector<std::string> args, int delay_ms) {
   pid_t pid = 0;
   if (posix_spawn(&pid, UPSWITCH_BIN, nullptr, nullptr, argv.data(), environ) != 0) return -2;
   std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-  kill(pid, SIGINT);
+  kill(pid, sig);
   int status = 0;
   if (waitpid(pid, &status, 0) != pid) return -3;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+inline int run_and_interrupt(std::vector<std::string> args, int delay_ms) {
+  return run_and_signal(std::move(args), delay_ms, SIGINT);
 }
 
 }  // namespace upswitch_cli
