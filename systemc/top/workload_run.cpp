@@ -132,33 +132,43 @@ WorkloadResult run_workload(const config::Config& cfg) {
   Regions regions;
   std::vector<Pending> pending;
 
+  // Memory, checked while the collectives are placed and once more when all are, before anything
+  // is simulated: each rank's buffers up to the highest region, and the collectives' plans. A
+  // chain repeats its step's phases, so once its first phases are placed its whole plan is
+  // extrapolated from them: a workload of many steps is refused before its plans fill the machine.
+  uint64_t region = 0;
+  double plan_bytes = 0;
+  const auto check = [&](double chain_rest) {
+    config::check_memory(cfg, {{"workload buffers (ranks x collective regions)",
+                                static_cast<double>(cfg.endpoints()) * static_cast<double>(region)},
+                               {"workload collective plans", plan_bytes + chain_rest}});
+  };
+  config::check_memory(cfg, {{"workload schedule (phases of every step)", workload_schedule_bytes(cfg)}});
   const WorkloadSchedule schedule = workload_schedule(cfg);
+  constexpr size_t kSample = 64;  // phases of a chain placed before its extrapolation
   for (const ScheduledChain& c : schedule.chains) {
     ChainEnd chain;
-    for (const ScheduledPhase& sp : c.phases) {
+    double chain_bytes = 0;
+    for (size_t i = 0; i < c.phases.size(); ++i) {
+      const ScheduledPhase& sp = c.phases[i];
       chain.delay = sp.compute_before_cycles;
       Pending q;
       q.phase = sp.phase;
       if (sp.spec.coll == coll::Collective::kAllToAll) q.pair = sp.spec.pair_bytes;
       q.run = add_phase(runner, regions, sp.slot, sp.spec, chain);
+      const coll::CollectiveRun& r = runner.get(q.run);
+      region = std::max(region, r.region_end);
+      const double bytes = static_cast<double>(r.plan.ops.size()) * 160.0;
+      plan_bytes += bytes;
+      chain_bytes += bytes;
       pending.push_back(std::move(q));
+      if (i + 1 == kSample && c.phases.size() > kSample)
+        check(chain_bytes / kSample * static_cast<double>(c.phases.size() - kSample));
     }
   }
   std::vector<WorkloadStep> steps = schedule.steps;
   const std::vector<int>& placed = schedule.endpoints;
-
-  // Memory, now that every collective is placed and before anything is simulated: each rank's
-  // buffers up to the highest region, and the collectives' plans.
-  uint64_t region = 0;
-  double plan_bytes = 0;
-  for (const Pending& q : pending) {
-    const coll::CollectiveRun& r = runner.get(q.run);
-    region = std::max(region, r.region_end);
-    plan_bytes += static_cast<double>(r.plan.ops.size()) * 160.0;
-  }
-  config::check_memory(cfg, {{"workload buffers (ranks x collective regions)", static_cast<double>(cfg.endpoints()) *
-                                                                                  static_cast<double>(region)},
-                             {"workload collective plans", plan_bytes}});
+  check(0);
   WorkloadResult out;
   out.cfg = cfg;
   out.endpoints = placed;

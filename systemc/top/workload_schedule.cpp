@@ -157,6 +157,27 @@ std::vector<int> on_endpoints(const std::vector<int>& ranks, const std::vector<i
   return out;
 }
 
+double workload_schedule_bytes(const config::Config& cfg) {
+  // A phase: the ScheduledPhase with its strings (about 400 B), its rank list, and for an MoE
+  // all-to-all its n x n pair matrix of 8-byte counts.
+  constexpr double kPhase = 400.0;
+  const double steps = cfg.workload.steps;
+  double bytes = 0;
+  if (runs_moe(cfg)) {
+    const traffic::MoeParams p = resolved_moe(cfg);
+    const double n = p.ranks;
+    bytes += steps * p.layers * 2.0 * (kPhase + 4.0 * n + 8.0 * n * n);
+  }
+  if (runs_tp(cfg)) {
+    const traffic::TpParams& p = cfg.workload.tp;
+    double colls = 0;
+    for (const traffic::TpStep& ls : traffic::tp_layer_steps(p)) colls += ls.compute ? 0 : 1;
+    const double groups = traffic::tp_group_count(p, cfg.endpoints());
+    bytes += groups * steps * (p.backward ? 2.0 : 1.0) * p.layers * colls * (kPhase + 4.0 * p.group_size);
+  }
+  return bytes;
+}
+
 WorkloadSchedule workload_schedule(const config::Config& cfg) {
   WorkloadSchedule out;
   out.endpoints = workload_endpoints(cfg);

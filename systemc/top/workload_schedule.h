@@ -47,6 +47,9 @@ std::vector<int> workload_endpoints(const config::Config& c);
 std::vector<int> on_endpoints(const std::vector<int>& ranks, const std::vector<int>& placed);
 
 // Expects a configuration check_workload() accepted.
+// The bytes workload_schedule(cfg) will hold, from the counts alone (phases x their rank lists and
+// MoE pair matrices): checked against the memory limit before the schedule is built.
+double workload_schedule_bytes(const config::Config& cfg);
 WorkloadSchedule workload_schedule(const config::Config& cfg);
 
 }  // namespace upswitch::top

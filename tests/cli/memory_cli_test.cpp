@@ -60,7 +60,11 @@ TEST(Memory, EstimateWithinAFactorOfTwoOfThePeak) {
 TEST(Memory, RunsTooLargeForTheMachineAreRefusedAtOnce) {
   const fs::path out = scratch("mem_out");
   for (const char* args : {"coll -b 1G -e 1G --ranks 8", "run --set switch.ports=1024 --set link.latency_cycles=1000000",
-                           "run --set switch.ports=1024 --set switch.vcs=16 --set switch.vc_buffer_flits=100000"}) {
+                           "run --set switch.ports=1024 --set switch.vcs=16 --set switch.vc_buffer_flits=100000",
+                           // A workload of many steps and layers: refused before its schedule is built.
+                           "workload --set workload.steps=100000 --set moe.layers=1000",
+                           // A pair stream's backlog for a very long window.
+                           "p2p --preset tiny --ops write --max-bytes 64 --pair-measure-cycles 100000000000"}) {
     // A limit the estimate exceeds on any machine, so the test does not depend on this one's.
     const std::string a = std::string(args) + " --set sim.memory_limit_gib=16 --out " + out.string();
     expect_bad_input(a, "memory: the run needs about", out);
