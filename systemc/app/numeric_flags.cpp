@@ -34,7 +34,7 @@ template <class Check>
 CLI::Option* attach(CLI::Option* opt, const std::string& type, const std::string& expected, Check check) {
   const std::string name = opt->get_name();
   opt->type_name(type);
-  opt->check(CLI::Validator(
+  opt->transform(CLI::Validator(  // transform: a byte size reaches the option as digits
       [name, expected, check](std::string& text) -> std::string {
         if (!check(text)) throw config::ConfigError(name + " " + shown(text) + ": expected " + expected);
         return std::string();
