@@ -102,7 +102,7 @@ TEST(HardEdges, Item6_CosimRefusesWhatItDoesNotModel) {
   fs::create_directories(dir);
   const BadInput cases[] = {
       {"cosim --preset tiny --load nan", "--load 'nan'"},
-      {"cosim --preset tiny --load 1.5", "--load '1.5'"},
+      {"cosim --preset tiny --load 1.5", "--load 1.5: expected a number from 0 to 1"},
       {"cosim --preset tiny --set link.dl.enable=true", "link.dl.enable = true: the co-simulation does not model"},
       {"cosim --preset tiny --set faults.credit_loss=3:up@100", "faults.credit_loss"},
       {"cosim --preset tiny --set traffic.kind=transactions", "packet traffic only"},
