@@ -1,6 +1,5 @@
 #include "app/numeric_flags.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -69,10 +68,10 @@ std::optional<double> parse_real_number(const std::string& text, double lo, doub
   // Decimal notation only: digits, sign, point, exponent (strtod would take nan, inf, 0x1p3, spaces).
   for (char c : text)
     if (!is_digit(c) && c != '-' && c != '+' && c != '.' && c != 'e' && c != 'E') return std::nullopt;
+  // Overflow is out of every range (inf); underflow is a number next to 0, as it reads.
   char* end = nullptr;
-  errno = 0;
   const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) return std::nullopt;
+  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
   if (v > hi || v < lo || (lo_open && v == lo)) return std::nullopt;
   return v;
 }
