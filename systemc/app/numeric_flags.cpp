@@ -147,4 +147,14 @@ CLI::Option* whole_number_list(CLI::Option* opt, int64_t lo, int64_t hi) {
                 });
 }
 
+CLI::Option* real_number_list(CLI::Option* opt, double lo, double hi) {
+  return attach(opt, "FLOAT,... in [" + real_text(lo) + " - " + real_text(hi) + "]",
+                "a comma-separated list of numbers from " + real_text(lo) + " to " + real_text(hi),
+                [lo, hi](std::string& text) {
+                  for (const std::string& item : split_list(text))
+                    if (!parse_real_number(item, lo, hi, false)) return false;
+                  return true;
+                });
+}
+
 }  // namespace upswitch::app

@@ -40,6 +40,9 @@ CLI::Option* byte_size(CLI::Option* opt, uint64_t lo, uint64_t hi, const char* a
 // A comma-separated list of whole numbers, each in [lo, hi]. Help: INT,... in [lo - hi].
 CLI::Option* whole_number_list(CLI::Option* opt, int64_t lo, int64_t hi);
 
+// A comma-separated list of real numbers, each in [lo, hi]. Help: FLOAT,... in [lo - hi].
+CLI::Option* real_number_list(CLI::Option* opt, double lo, double hi);
+
 // The parsers behind them: the value, or nothing when `text` is not of that form or out of range.
 std::optional<int64_t> parse_whole_number(const std::string& text, int64_t lo, int64_t hi);
 std::optional<double> parse_real_number(const std::string& text, double lo, double hi, bool lo_open);

@@ -55,7 +55,8 @@ TEST(NumericFlagsCli, HelpShowsEachRange) {
         "--pair-measure-cycles INT in [1 - 1099511627776]", "--jobs INT in [1 - 1024]"}},
       {"table",
        {"--seed INT in [0 - 4611686018427387904]", "--p2p-max-bytes SIZE in [4 - 1G]", "--load FLOAT in (0 - 1]",
-        "--jobs INT in [1 - 1024]", "-f,--step-factor INT in [2 - 1024]"}},
+        "--jobs INT in [1 - 1024]", "-f,--step-factor INT in [2 - 1024]", "--loaded-sizes INT,... in [4 - 1073741824]",
+        "--moe-tokens INT,... in [1 - 1048576]", "--moe-skews FLOAT,... in [0 - 10]"}},
       {"workload", {"--seed INT in [0 - 4611686018427387904]"}},
       {"replay", {"--seed INT in [0 - 4611686018427387904]"}},
   };
@@ -165,7 +166,15 @@ TEST(NumericFlagsCli, Table) {
                   {"--jobs", "1.5", "a whole number from 1 to 1024"},
                   {"--step-factor", "-2", "a whole number from 2 to 1024"},
                   {"--seed", "-7", "a whole number from 0 to 4611686018427387904"},
-                  {"--seed", "seven", "a whole number from 0 to 4611686018427387904"}},
+                  {"--seed", "seven", "a whole number from 0 to 4611686018427387904"},
+                  {"--loaded-sizes", "0", "a comma-separated list of whole numbers from 4 to 1073741824"},
+                  {"--loaded-sizes", "64,-256", "a comma-separated list of whole numbers from 4 to 1073741824"},
+                  {"--moe-tokens", "16,0", "a comma-separated list of whole numbers from 1 to 1048576"},
+                  {"--moe-tokens", "99999999999999999999", "a comma-separated list of whole numbers from 1 to 1048576"},
+                  {"--moe-tokens", "1.5", "a comma-separated list of whole numbers from 1 to 1048576"},
+                  {"--moe-skews", "-1", "a comma-separated list of numbers from 0 to 10"},
+                  {"--moe-skews", "0,nan", "a comma-separated list of numbers from 0 to 10"},
+                  {"--moe-skews", "11", "a comma-separated list of numbers from 0 to 10"}},
                  out);
 }
 

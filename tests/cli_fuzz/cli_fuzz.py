@@ -121,8 +121,8 @@ TRACES = ['{"id": "a", "op": "write", "src": 0, "dst": 1, "bytes": 4096}\n',
 
 # --- Numeric flags (issue 58 item 2): ranges parsed from each subcommand's --help, such as
 # `--packets INT in [1 - 10000000]`, `-b,--min-bytes SIZE in [1 - 1T]`, `--load FLOAT in (0 - 1]`,
-# `--slice-bytes auto|SIZE in [256 - 1G]`, `--ranks INT,... in [1 - 4096]`.
-NUMERIC_HELP = re.compile(r"^\s+(?:(-\w),)?(--[\w-]+) (auto\|)?(INT,\.\.\.|INT|FLOAT|SIZE) in ([\[(])(\S+) - (\S+)\]",
+# `--slice-bytes auto|SIZE in [256 - 1G]`, `--ranks INT,... in [1 - 4096]`, `--moe-skews FLOAT,... in [0 - 10]`.
+NUMERIC_HELP = re.compile(r"^\s+(?:(-\w),)?(--[\w-]+) (auto\|)?(INT,\.\.\.|FLOAT,\.\.\.|INT|FLOAT|SIZE) in ([\[(])(\S+) - (\S+)\]",
                           re.M)
 SIZE_UNITS = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40}
 NUMERIC: dict[str, list[dict]] = {}  # subcommand -> its numeric flags
@@ -141,7 +141,7 @@ def parse_numeric_flags(binary: str, commands: list[str]) -> dict[str, list[dict
         flags = []
         for m in NUMERIC_HELP.finditer(text):
             kind = m.group(4)
-            conv = float if kind == "FLOAT" else size_value if kind == "SIZE" else int
+            conv = float if kind.startswith("FLOAT") else size_value if kind == "SIZE" else int
             flags.append({"short": m.group(1), "flag": m.group(2), "auto": bool(m.group(3)), "kind": kind,
                           "lo_open": m.group(5) == "(", "lo": conv(m.group(6)), "hi": conv(m.group(7))})
         out[cmd] = flags
@@ -156,6 +156,8 @@ def numeric_in_range(f: dict, text: str) -> bool:
         return bool(re.fullmatch(r"[+-]?\d+", text)) and within(int(text))
     if f["kind"] == "INT,...":
         return all(re.fullmatch(r"[+-]?\d+", t) and within(int(t)) for t in text.split(","))
+    if f["kind"] == "FLOAT,...":
+        return all(numeric_in_range(dict(f, kind="FLOAT"), t) for t in text.split(","))
     if f["kind"] == "SIZE":
         if f["auto"] and text == "auto":
             return True
@@ -175,16 +177,16 @@ def numeric_value(rng: random.Random, f: dict) -> str:
     lo, hi = f["lo"], f["hi"]
     pool = ["0", "-1", "-5", "99999999999999999999", "-99999999999999999999", "1.5", "0.5", "abc", "", " 4", "0x10",
             "1e3", "nan", "inf", "4,", "9223372036854775808", "18446744073709551616"]
-    if f["kind"] == "FLOAT":
+    if f["kind"].startswith("FLOAT"):
         pool += [str(hi * 1.5), str(hi + 1), "1e400", "-1e-9", "-inf", "1,5", str(lo), str(hi), str((lo + hi) / 2)]
     else:
         pool += [str(int(lo) - 1), str(int(hi) + 1), str(-int(hi)), str(int(lo)) + ".0"]
     if f["kind"] == "SIZE":
         pool += ["-1K", "1.5K", "4X", "K", "1KB", "2T", "1024T", "99999999999999999999K", "auto" if not f["auto"] else "Auto"]
-    if f["kind"] == "INT,...":
+    if f["kind"].endswith(",..."):
         pool += ["2,-4", "2,2.5", ",4", "2,,4", f"2,{int(hi) + 1}"]
     if rng.random() < 0.2:  # in range too: the low edge, one above it
-        return rng.choice([str(lo), str(lo + 1) if f["kind"] != "FLOAT" else str(min(hi, lo + 0.5))])
+        return rng.choice([str(lo), str(lo + 1) if not f["kind"].startswith("FLOAT") else str(min(hi, lo + 0.5))])
     return rng.choice(pool)
 
 
