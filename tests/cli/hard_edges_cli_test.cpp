@@ -165,7 +165,8 @@ TEST(HardEdges, Item8_UnwritableOutRefusedBeforeTheRun) {
 TEST(HardEdges, Item10_SeedsDuplicateKeysAndJobs) {
   const fs::path out = scratch("out10");
   const std::string o = " --out " + out.string();
-  expect_bad_input("run --seed -1" + o, "--seed -1: expected a whole number from 0", out);  // what was typed, not 18446744073709551615
+  // What was typed, not 18446744073709551615:
+  expect_bad_input("run --seed -1" + o, "--seed -1: expected a whole number from 0", out);
   expect_bad_input("run --seed 3 --set sim.seed=4" + o, "give the seed once", out);
   expect_bad_input("workload --seed 3 --set sim.seed=4" + o, "give the seed once", out);
   const fs::path dup = scratch("dup.yaml");
