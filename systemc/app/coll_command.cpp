@@ -10,6 +10,7 @@
 
 #include "app/cli_lists.h"
 #include "app/config_options.h"
+#include "app/numeric_flags.h"
 #include "app/resolve_config.h"
 #include "app/run_command.h"
 #include "app/table_files.h"
@@ -103,16 +104,21 @@ void add_coll_selection_options(CLI::App* cmd, CollCliOptions& o) {
                   "all, or a comma-separated list of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all "
                   "(default " + o.colls + ")");
   cmd->add_option("--algo", o.algos, "all, or a comma-separated list of ring, oneshot, switch (default " + o.algos + ")");
-  cmd->add_option("--ranks", o.ranks, "Group sizes, comma-separated (default " + o.ranks + "; with a --placement list, its length)")
+  whole_number_list(cmd->add_option("--ranks", o.ranks,
+                                    "Group sizes, comma-separated (default " + o.ranks + "; with a --placement list, its length)"),
+                    1, kMaxRanks)
       ->each([&o](const std::string&) { o.ranks_given = true; });
   cmd->add_option("--placement", o.placement,
                   "Which endpoints a group takes: packed (the lowest ids, default), spread (dealt over the leaf "
                   "switches), or a comma-separated endpoint list in ring order");
   cmd->add_option("--type", o.type, "Element type: f32, f16, bf16, f64, s32, s64, u32, u64 (default " + o.type + ")");
-  cmd->add_option("--min-bytes,-b", o.min_bytes, "Smallest size, nccl-tests' -b (default " + o.min_bytes + ")");
-  cmd->add_option("--max-bytes,-e", o.max_bytes, "Largest size, nccl-tests' -e (default " + o.max_bytes + ")");
-  cmd->add_option("--step-factor,-f", o.step_factor,
-                  "Size multiplier between rows, nccl-tests' -f (default " + std::to_string(o.step_factor) + ")");
+  byte_size(cmd->add_option("--min-bytes,-b", o.min_bytes, "Smallest size, nccl-tests' -b (default " + o.min_bytes + ")"), 1,
+            kMaxFlagBytes);
+  byte_size(cmd->add_option("--max-bytes,-e", o.max_bytes, "Largest size, nccl-tests' -e (default " + o.max_bytes + ")"), 1,
+            kMaxFlagBytes);
+  whole_number(cmd->add_option("--step-factor,-f", o.step_factor,
+                               "Size multiplier between rows, nccl-tests' -f (default " + std::to_string(o.step_factor) + ")"),
+               2, 1024);
 }
 
 CLI::App* add_coll_command(CLI::App& app) {
@@ -123,14 +129,19 @@ CLI::App* add_coll_command(CLI::App& app) {
   cmd->add_option("--out", opt->out_dir, "Write coll.csv and coll.json here");
   add_coll_selection_options(cmd, *opt);
   cmd->add_option("--op", opt->op, "Reduction: sum (default), min, max, and, or, xor");
-  cmd->add_option("--slice-bytes", opt->slice_bytes, "Pipelining slice: auto (default: ring chunk/8 in 4K..64K, switch 8K) or a size");
-  cmd->add_option("--root", opt->root, "Broadcast root, a rank index (default 0)");
+  byte_size(cmd->add_option("--slice-bytes", opt->slice_bytes,
+                            "Pipelining slice: auto (default: ring chunk/8 in 4K..64K, switch 8K) or a size, a multiple of 256"),
+            256, uint64_t{1} << 30, "auto");
+  whole_number(cmd->add_option("--root", opt->root, "Broadcast root, a rank index (default 0)"), 0, kMaxRanks - 1);
   cmd->add_flag("--no-check", opt->no_check, "Skip comparing the results with the host reference");
-  cmd->add_option("--jobs", opt->jobs, "Points measured in parallel threads (default 2; the table is the same for any value)");
-  cmd->add_option("--threads", opt->threads,
+  whole_number(cmd->add_option("--jobs", opt->jobs,
+                               "Points measured in parallel threads (default 2; the table is the same for any value)"),
+               1, kMaxThreads);
+  whole_number(cmd->add_option("--threads", opt->threads,
                   "Threads per point, its switches (each with its reduction-engine units) split between them; one switch: "
                   "its accelerators and the switch on two (default: the cores --jobs leaves idle when there are fewer points "
-                  "than jobs, where a point can be split, else 1; the table is the same for any value)")
+                  "than jobs, where a point can be split, else 1; the table is the same for any value)"),
+               1, kMaxThreads)
       ->each([o = opt.get()](const std::string&) { o->threads_given = true; });
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
   cmd->callback([opt]() {

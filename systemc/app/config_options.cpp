@@ -1,5 +1,7 @@
 #include "app/config_options.h"
 
+#include "app/numeric_flags.h"
+
 namespace upswitch::app {
 
 void add_config_options(CLI::App* cmd, std::string& config_file, std::string& preset, std::vector<std::string>& sets,
@@ -10,7 +12,8 @@ void add_config_options(CLI::App* cmd, std::string& config_file, std::string& pr
       ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
   cmd->add_option("--set", sets, "Override a key: --set " + set_example + " (repeatable)")->take_all();
   if (seed)
-    cmd->add_option("--seed", *seed, "Random seed (the same as --set sim.seed=N; give one of the two)")
+    whole_number(cmd->add_option("--seed", *seed, "Random seed (the same as --set sim.seed=N; give one of the two)"),
+                 0, kMaxSeed)
         ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
 }
 

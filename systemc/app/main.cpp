@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "app/coll_command.h"
+#include "app/numeric_flags.h"
 #include "app/config_options.h"
 #include "app/p2p_command.h"
 #include "app/replay_command.h"
@@ -60,12 +61,13 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--out", run.out_dir, "Write summary.json, ports.csv, links.csv, links.png and latency_hist.csv here");
   CLI::Option* kernel_opt =
       run_cmd->add_option("--kernel", run.kernel, "systemc (default) or plain (the same model without the kernel)");
-  run_cmd->add_option("--threads", run.threads,
+  CLI::Option* threads_opt = run_cmd->add_option("--threads", run.threads,
                       "Threads for a network of switches (packets or transactions): above 1 the plain driver runs the switches in "
                       "parallel, with byte-identical results (doc/performance.md \"Parallel execution\"); one switch runs on two, "
                       "its endpoints on one and the switch on the other; default: every core when a network can be split and "
                       "--kernel is not given, else 1. One thread with the plain driver on a network of switches still runs "
                       "window by window, each switch through a window at a time (faster, the same results)");
+  upswitch::app::whole_number(threads_opt, 1, upswitch::app::kMaxThreads);
   run_cmd->add_flag("--quiet", run.quiet, "No summary on stdout, no progress");
 
   bool markdown = false;

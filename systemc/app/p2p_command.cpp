@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app/config_options.h"
+#include "app/numeric_flags.h"
 #include "app/resolve_config.h"
 #include "app/run_command.h"
 
@@ -49,14 +50,24 @@ CLI::App* add_p2p_command(CLI::App& app) {
   add_config_options(cmd, opt->config_file, opt->preset, opt->sets, nullptr, "accel.mem_latency_cycles=96");
   cmd->add_option("--out", opt->out_dir, "Write p2p.csv and p2p.json here");
   cmd->add_option("--ops", opt->ops, "all (default) or a comma-separated list: read,write,writefull,atomic_r,atomic_nr");
-  cmd->add_option("--max-bytes", opt->max_bytes, "Largest transfer, a power of two (default 1048576)");
-  cmd->add_option("--warmup-cycles", opt->warmup_cycles,
-                  "Uniform random runs: cycles before the measurement window (default 4000; more for large transfers)");
-  cmd->add_option("--measure-cycles", opt->measure_cycles,
-                  "Uniform random runs: the measurement window (default 4000; more for large transfers)");
-  cmd->add_option("--pair-warmup-cycles", opt->pair_warmup_cycles, "Pair streams: cycles before the window (default 2000)");
-  cmd->add_option("--pair-measure-cycles", opt->pair_measure_cycles, "Pair streams: the measurement window (default 10000)");
-  cmd->add_option("--jobs", opt->jobs, "Rows measured in parallel threads (default 2; the table is the same for any value)");
+  byte_size(cmd->add_option("--max-bytes", opt->max_bytes, "Largest transfer, a power of two (default 1M)"), 4,
+            kMaxTransferFlagBytes);
+  whole_number(cmd->add_option("--warmup-cycles", opt->warmup_cycles,
+                               "Uniform random runs: cycles before the measurement window (default 4000; more for large "
+                               "transfers)"),
+               0, kMaxFlagCycles);
+  whole_number(cmd->add_option("--measure-cycles", opt->measure_cycles,
+                               "Uniform random runs: the measurement window (default 4000; more for large transfers)"),
+               1, kMaxFlagCycles);
+  whole_number(cmd->add_option("--pair-warmup-cycles", opt->pair_warmup_cycles,
+                               "Pair streams: cycles before the window (default 2000)"),
+               0, kMaxFlagCycles);
+  whole_number(cmd->add_option("--pair-measure-cycles", opt->pair_measure_cycles,
+                               "Pair streams: the measurement window (default 10000)"),
+               1, kMaxFlagCycles);
+  whole_number(cmd->add_option("--jobs", opt->jobs,
+                               "Rows measured in parallel threads (default 2; the table is the same for any value)"),
+               1, kMaxThreads);
   cmd->add_flag("--quiet", opt->quiet, "No table on stdout");
   cmd->callback([opt]() {
     const int status = p2p_command(*opt);

@@ -10,6 +10,7 @@
 #include "app/cli_lists.h"
 #include "app/coll_command.h"
 #include "app/config_options.h"
+#include "app/numeric_flags.h"
 #include "app/resolve_config.h"
 #include "app/run_command.h"
 #include "app/table_files.h"
@@ -142,12 +143,20 @@ CLI::App* add_table_command(CLI::App& app) {
                   "simai_*_nN.*")
       ->required();
   add_coll_selection_options(cmd, o->coll);
-  cmd->add_option("--p2p-max-bytes", o->p2p_max_bytes, "Largest point-to-point transfer, a power of two (default 1M)");
-  cmd->add_option("--load", o->load, "Offered load of the loaded-latency rows, fraction of the link (default 0.25)");
-  cmd->add_option("--loaded-sizes", o->loaded_sizes, "Sizes of the loaded-latency rows, reads and writes (default 64,256,4096)");
-  cmd->add_option("--moe-tokens", o->moe_tokens, "Tokens per rank of the MoE rows (default 16,64,256)");
-  cmd->add_option("--moe-skews", o->moe_skews, "Zipf exponents of the MoE rows (default 0,0.5,1; 0 = uniform)");
-  cmd->add_option("--jobs", o->jobs, "Points measured in parallel (default 2; the tables are the same for any value)");
+  byte_size(cmd->add_option("--p2p-max-bytes", o->p2p_max_bytes, "Largest point-to-point transfer, a power of two (default 1M)"),
+            4, kMaxTransferFlagBytes);
+  real_number(cmd->add_option("--load", o->load, "Offered load of the loaded-latency rows, fraction of the link (default 0.25)"),
+              0, 1, true);
+  // Each list's range is its key's: txn.sizes' transfer sizes, moe.tokens, the Zipf exponents check_planner_inputs takes.
+  whole_number_list(cmd->add_option("--loaded-sizes", o->loaded_sizes,
+                                    "Sizes of the loaded-latency rows in bytes, reads and writes (default 64,256,4096)"),
+                    4, int64_t{1} << 30);
+  whole_number_list(cmd->add_option("--moe-tokens", o->moe_tokens, "Tokens per rank of the MoE rows (default 16,64,256)"), 1,
+                    1048576);
+  real_number_list(cmd->add_option("--moe-skews", o->moe_skews, "Zipf exponents of the MoE rows (default 0,0.5,1; 0 = uniform)"),
+                   0, 10);
+  whole_number(cmd->add_option("--jobs", o->jobs, "Points measured in parallel (default 2; the tables are the same for any value)"),
+               1, kMaxThreads);
   cmd->add_option("--astra-units", o->astra_units,
                   "binary (default: ASTRA-sim's released versions read bandwidth in GB/s as 2^30 B/s) or decimal "
                   "(versions that read 10^9 B/s)");

@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "app/numeric_flags.h"
 #include "app/resolve_config.h"
 #include "app/stop_signals.h"
 #include "app/table_files.h"
@@ -19,6 +20,9 @@
 
 namespace upswitch::cosim {
 namespace {
+
+// --packets: ten million packets are minutes of RTL simulation on the 72-port switch.
+constexpr int64_t kMaxPackets = 10'000'000;
 
 Fault parse_fault(const std::string& s) {
   if (s == "none") return Fault::kNone;
@@ -242,9 +246,11 @@ CLI::App* add_cosim_command(CLI::App& app) {
   cmd->add_option("--set", opt->sets, "Override a key: --set switch.allocator=separable_input_first (repeatable)")
       ->take_all();
   cmd->add_option("--pattern", opt->pattern, "Traffic pattern (traffic.pattern)");
-  cmd->add_option("--load", opt->load, "Offered load in flits/port/cycle (traffic.rate)");
-  cmd->add_option("--packets", opt->packets, "Size the measurement window for about this many packets");
-  cmd->add_option("--seed", opt->seed, "Random seed (the same as --set sim.seed=N; give one of the two)");
+  app::real_number(cmd->add_option("--load", opt->load, "Offered load in flits/port/cycle (traffic.rate)"), 0, 1);
+  app::whole_number(cmd->add_option("--packets", opt->packets, "Size the measurement window for about this many packets"), 1,
+                    kMaxPackets);
+  app::whole_number(cmd->add_option("--seed", opt->seed, "Random seed (the same as --set sim.seed=N; give one of the two)"),
+                    0, app::kMaxSeed);
   cmd->add_option("--wave-dir", opt->wave_dir, "Where a mismatch writes its waveform (default: current directory)");
   cmd->add_option("--fault", opt->fault, "Test hook: none, model-extra-cycle, rtl-extra-credit");
   cmd->add_option("--json", opt->json_out, "Write the verdict and both sides' results as JSON here");

@@ -102,7 +102,7 @@ TEST(HardEdges, Item6_CosimRefusesWhatItDoesNotModel) {
   fs::create_directories(dir);
   const BadInput cases[] = {
       {"cosim --preset tiny --load nan", "--load 'nan'"},
-      {"cosim --preset tiny --load 1.5", "--load '1.5'"},
+      {"cosim --preset tiny --load 1.5", "--load 1.5: expected a number from 0 to 1"},
       {"cosim --preset tiny --set link.dl.enable=true", "link.dl.enable = true: the co-simulation does not model"},
       {"cosim --preset tiny --set faults.credit_loss=3:up@100", "faults.credit_loss"},
       {"cosim --preset tiny --set traffic.kind=transactions", "packet traffic only"},
@@ -165,7 +165,8 @@ TEST(HardEdges, Item8_UnwritableOutRefusedBeforeTheRun) {
 TEST(HardEdges, Item10_SeedsDuplicateKeysAndJobs) {
   const fs::path out = scratch("out10");
   const std::string o = " --out " + out.string();
-  expect_bad_input("run --seed -1" + o, "'-1'", out);  // what was typed, not 18446744073709551615
+  // What was typed, not 18446744073709551615:
+  expect_bad_input("run --seed -1" + o, "--seed -1: expected a whole number from 0", out);
   expect_bad_input("run --seed 3 --set sim.seed=4" + o, "give the seed once", out);
   expect_bad_input("workload --seed 3 --set sim.seed=4" + o, "give the seed once", out);
   const fs::path dup = scratch("dup.yaml");

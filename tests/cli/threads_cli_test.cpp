@@ -119,7 +119,7 @@ TEST(ThreadsCli, OneSwitchWritesTheSameFilesOnTwoThreads) {
 TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten) {
   const fs::path out = scratch("threads_bad");
   const std::string planes = "run --set topology.kind=planes --set topology.endpoints=8 --set topology.planes=2 ";
-  expect_bad_input(planes + "--threads -1 --out " + out.string(), "--threads -1: expected at least 1", out);
+  expect_bad_input(planes + "--threads -1 --out " + out.string(), "--threads -1: expected a whole number from 1 to 1024", out);
   expect_bad_input(planes + "--threads 2 --set traffic.kind=transactions --set faults.port_down=ep1.p0@100-200 "
                                "--set endpoint.completion_timeout_ns=2000 --out " + out.string(),
                    "--threads 2 with traffic.kind = transactions and faults: a switch answers a request it rejects", out);
@@ -129,7 +129,7 @@ TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten)
                    "--set endpoint.completion_timeout_ns=100000 --threads 2 --out " + out.string(),
                    "--threads 2: with completion timeouts (endpoint.completion_timeout_ns) the reduction engine's "
                    "units run on the accelerators' thread", out);
-  expect_bad_input("coll --ranks 8 --threads 0 --out " + out.string(), "--threads 0: expected 1 .. 1024 threads", out);
+  expect_bad_input("coll --ranks 8 --threads 0 --out " + out.string(), "--threads 0: expected a whole number from 1 to 1024", out);
   expect_bad_input(planes + "--threads 2 --kernel systemc --out " + out.string(),
                    "--threads 2 with --kernel systemc: the SystemC kernel runs one process at a time", out);
 }

@@ -6,6 +6,10 @@ wrong values, flag combinations and odd paths, each checked against the command-
   * exit status 0, 2, 3 (only with "deadlock" on stderr) or 130; never a signal;
   * no Python or C++ crash text on stderr (traceback, terminate, abort, sanitizer report);
   * on exit 2: exactly one non-empty stderr line, and nothing written into --out;
+  * a numeric flag's value outside the range its subcommand's --help prints (INT/FLOAT/SIZE
+    in [lo - hi]; zero, negative, huge, fractional and non-numeric values are generated for
+    every one of them): exit 2, one `upswitch: error:` line, nothing on stdout, no --out
+    folder; a case that changes only that flag must name the flag and the value;
   * peak RSS (os.wait4) under --max-rss-mib, with the address space capped at twice that.
 
 Usage: cli_fuzz.py --bin BUILD/upswitch [--seconds N] [--seed S] [--findings FILE]
@@ -115,6 +119,119 @@ TRACES = ['{"id": "a", "op": "write", "src": 0, "dst": 1, "bytes": 4096}\n',
           '{"id": "a", "op": "write", "src": 0, "dst": 1, "bytes": 1e400}\n']
 
 
+# --- Numeric flags (issue 58 item 2): ranges parsed from each subcommand's --help, such as
+# `--packets INT in [1 - 10000000]`, `-b,--min-bytes SIZE in [1 - 1T]`, `--load FLOAT in (0 - 1]`,
+# `--slice-bytes auto|SIZE in [256 - 1G]`, `--ranks INT,... in [1 - 4096]`, `--moe-skews FLOAT,... in [0 - 10]`.
+NUMERIC_HELP = re.compile(r"^\s+(?:(-\w),)?(--[\w-]+) (auto\|)?(INT,\.\.\.|FLOAT,\.\.\.|INT|FLOAT|SIZE) in ([\[(])(\S+) - (\S+)\]",
+                          re.M)
+SIZE_UNITS = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40}
+NUMERIC: dict[str, list[dict]] = {}  # subcommand -> its numeric flags
+NUMERIC_CASES: set[tuple] = set()   # generated cases that change one numeric flag only
+
+
+def size_value(text: str) -> int | None:
+    m = re.fullmatch(r"(\d+)([KkMmGgTt]?)", text)
+    return int(m.group(1)) << SIZE_UNITS[m.group(2).lower()] if m else None
+
+
+def parse_numeric_flags(binary: str, commands: list[str]) -> dict[str, list[dict]]:
+    out = {}
+    for cmd in commands:
+        text = subprocess.run([binary, cmd, "--help"], capture_output=True, text=True).stdout
+        flags = []
+        for m in NUMERIC_HELP.finditer(text):
+            kind = m.group(4)
+            conv = float if kind.startswith("FLOAT") else size_value if kind == "SIZE" else int
+            flags.append({"short": m.group(1), "flag": m.group(2), "auto": bool(m.group(3)), "kind": kind,
+                          "lo_open": m.group(5) == "(", "lo": conv(m.group(6)), "hi": conv(m.group(7))})
+        out[cmd] = flags
+    return out
+
+
+def numeric_in_range(f: dict, text: str) -> bool:
+    """Whether the binary must take `text` for flag f (numeric_flags.cpp's grammar)."""
+    def within(v) -> bool:
+        return (f["lo"] < v if f["lo_open"] else f["lo"] <= v) and v <= f["hi"]
+    if f["kind"] == "INT":
+        return bool(re.fullmatch(r"[+-]?\d+", text)) and within(int(text))
+    if f["kind"] == "INT,...":
+        return all(re.fullmatch(r"[+-]?\d+", t) and within(int(t)) for t in text.split(","))
+    if f["kind"] == "FLOAT,...":
+        return all(numeric_in_range(dict(f, kind="FLOAT"), t) for t in text.split(","))
+    if f["kind"] == "SIZE":
+        if f["auto"] and text == "auto":
+            return True
+        v = size_value(text)
+        return v is not None and within(v)
+    if not re.fullmatch(r"[0-9+\-.eE]+", text):  # FLOAT: decimal notation only
+        return False
+    try:
+        v = float(text)
+    except ValueError:
+        return False
+    return v == v and abs(v) != float("inf") and within(v)
+
+
+def numeric_value(rng: random.Random, f: dict) -> str:
+    """Mostly outside the range: zero, negative, past the top, huge, fractional, not a number."""
+    lo, hi = f["lo"], f["hi"]
+    pool = ["0", "-1", "-5", "99999999999999999999", "-99999999999999999999", "1.5", "0.5", "abc", "", " 4", "0x10",
+            "1e3", "nan", "inf", "4,", "9223372036854775808", "18446744073709551616"]
+    if f["kind"].startswith("FLOAT"):
+        pool += [str(hi * 1.5), str(hi + 1), "1e400", "-1e-9", "-inf", "1,5", str(lo), str(hi), str((lo + hi) / 2)]
+    else:
+        pool += [str(int(lo) - 1), str(int(hi) + 1), str(-int(hi)), str(int(lo)) + ".0"]
+    if f["kind"] == "SIZE":
+        pool += ["-1K", "1.5K", "4X", "K", "1KB", "2T", "1024T", "99999999999999999999K", "auto" if not f["auto"] else "Auto"]
+    if f["kind"].endswith(",..."):
+        pool += ["2,-4", "2,2.5", ",4", "2,,4", f"2,{int(hi) + 1}"]
+    if rng.random() < 0.2:  # in range too: the low edge, one above it
+        return rng.choice([str(lo), str(lo + 1) if not f["kind"].startswith("FLOAT") else str(min(hi, lo + 0.5))])
+    return rng.choice(pool)
+
+
+def numeric_case(rng: random.Random, cmd: str, args: list[str]) -> list[str]:
+    """The subcommand's base invocation with one numeric flag's value replaced or added."""
+    f = rng.choice(NUMERIC[cmd])
+    value = numeric_value(rng, f)
+    for i, a in enumerate(args[:-1]):
+        if a in (f["flag"], f["short"]):
+            args[i + 1] = value
+            break
+    else:
+        args += [f["flag"], value]
+    if cmd in HAS_OUT and "--out" not in args:
+        args += ["--out", "@OUT"]
+    NUMERIC_CASES.add(tuple(args))
+    return args
+
+
+def numeric_problems(r: dict, paths: dict) -> list[str]:
+    """The oracle: a value outside the printed range is exit 2, one line, nothing written."""
+    args = r["args"]
+    flags = NUMERIC.get(args[0] if args else "", [])
+    bad = []
+    for i, a in enumerate(args[:-1]):
+        for f in flags:
+            if a in (f["flag"], f["short"]) and not numeric_in_range(f, args[i + 1]):
+                bad.append((f["flag"], args[i + 1]))
+    if not bad or r["timed_out"]:
+        return ["timeout on a value outside the range"] if bad else []
+    problems = []
+    lines = [x for x in r["stderr"].splitlines() if x.strip()]
+    if r["rc"] != 2:
+        problems.append(f"{bad[0][0]} {bad[0][1]!r} outside the range: exit status {r['rc']}, not 2")
+    elif len(lines) != 1 or not lines[0].startswith("upswitch: error: "):
+        problems.append(f"{bad[0][0]} {bad[0][1]!r} outside the range: not one `upswitch: error:` line")
+    elif tuple(args) in NUMERIC_CASES and (bad[0][0] not in lines[0] or bad[0][1].strip() not in lines[0]):
+        problems.append(f"{bad[0][0]} {bad[0][1]!r} outside the range: the line does not name the flag and the value")
+    if r.get("stdout"):
+        problems.append(f"{bad[0][0]} {bad[0][1]!r} outside the range: output on stdout")
+    if Path(paths["@OUT"]).exists():
+        problems.append(f"{bad[0][0]} {bad[0][1]!r} outside the range: --out created")
+    return problems
+
+
 class Scratch:
     def __init__(self, root: Path, rng: random.Random):
         self.root, self.rng = root, rng
@@ -147,6 +264,8 @@ def generate(rng: random.Random, keys: list[dict], commands: list[str]) -> list[
     if cmd in ("keys", "presets"):
         return [cmd] + rng.choice([[], ["--markdown"], ["--bogus"]])
     args = list(BASE[cmd])
+    if NUMERIC.get(cmd) and rng.random() < 0.3:
+        return numeric_case(rng, cmd, args)
     for _ in range(rng.randrange(0, 4)):
         k = rng.choice(keys)
         args += ["--set", f"{k['key']}={value_for(rng, k)}"]
@@ -182,19 +301,19 @@ def run_one(binary: str, args: list[str], paths: dict, timeout: float, max_rss: 
 
     real = substitute(args, paths)
     t0 = time.monotonic()
-    proc = subprocess.Popen([binary] + real, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen([binary] + real, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                             preexec_fn=limit, cwd=paths["_dir"])
     timed_out = False
     try:
-        _, err = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
-        _, err = proc.communicate()
+        out, err = proc.communicate()
         timed_out = True
     # communicate() reaped the child; its peak RSS is in the children's usage (max so far).
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     return {"args": args, "rc": proc.returncode, "stderr": err.decode("utf-8", "replace"), "timed_out": timed_out,
-            "rss": rss, "seconds": time.monotonic() - t0}
+            "rss": rss, "seconds": time.monotonic() - t0, "stdout": out.decode("utf-8", "replace")}
 
 
 def check(r: dict, paths: dict, max_rss: int, rss_before: int) -> list[str]:
@@ -223,7 +342,7 @@ def check(r: dict, paths: dict, max_rss: int, rss_before: int) -> list[str]:
             problems.append("exit 2 but --out has files")
     if r["rss"] > max(rss_before, max_rss) and r["rss"] > max_rss:
         problems.append(f"peak RSS {r['rss'] >> 20} MiB over {max_rss >> 20} MiB")
-    return problems
+    return problems + numeric_problems(r, paths)
 
 
 def load_regressions(path: Path) -> list[list[str]]:
@@ -253,6 +372,7 @@ def main() -> int:
     keys = parse_keys(binary)
     helptext = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
     commands = [c for c in BASE if re.search(rf"^\s+{c}\s", helptext, re.M)] + ["keys", "presets"]
+    NUMERIC.update(parse_numeric_flags(binary, commands))
     max_rss = a.max_rss_mib << 20
     root = Path(tempfile.mkdtemp(prefix="cli_fuzz_"))
     scratch = Scratch(root, rng)
