@@ -30,6 +30,17 @@ def error_line(stderr_path: Path, limit: int = 500) -> str:
     return lines[-1][:limit] if lines else ""
 
 
+def stop_signal(rc: int | None) -> int | None:
+    """The stop signal (SIGINT or SIGTERM) a simulator's exit status says it ended by, else None:
+    killed by it (-2, -15), or stopped cleanly on it (130, 143: it wrote what was complete, marked
+    interrupted).  Such a run was cancelled, not failed: nothing is recorded and a resumed sweep
+    runs it again."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if rc in (-sig, 128 + sig):
+            return int(sig)
+    return None
+
+
 class Execution:
     """One running `upswitch COMMAND ... --out TMP`."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import time
 
-from .execute import Execution
+from .execute import Execution, stop_signal
 from .interrupt import Interrupt
 from .progress import Progress
 from .store import Store
@@ -36,6 +36,15 @@ def run_local(store: Store, pending: list[dict], binary: str, version: str, jobs
                     break
                 if ex.poll():
                     running.remove(ex)
+                    sig = stop_signal(ex.proc.returncode if ex.proc is not None else None)
+                    if sig is not None and not ex.timed_out:
+                        # The simulator was stopped by SIGTERM or Ctrl-C (a terminal's Ctrl-C reaches
+                        # it as well as us; timeout, Slurm or systemd may signal it alone): a cancelled
+                        # run, as for the slurm backend. Nothing recorded; the sweep stops as if it had
+                        # been signalled itself, and a resumed sweep runs the point again.
+                        ex.discard()
+                        intr.requested, intr.signum = True, intr.signum or sig
+                        break
                     res = ex.finish()
                     progress.running = len(running)
                     ok = res["status"] == "ok"

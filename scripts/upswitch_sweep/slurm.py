@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .execute import Execution
+from .execute import Execution, stop_signal
 from .interrupt import Interrupt
 from .progress import Progress
 from .store import Store, atomic_write_json
@@ -382,13 +382,14 @@ def worker_main(out: str, sub_dir: str, task: int) -> int:
                         ex.discard()
                         break
                     time.sleep(0.02)
-                # scancel signals the whole job: the simulator may die of it before this worker's
-                # handler has run. A simulator killed by SIGTERM or SIGINT is a cancelled run, not
-                # a failed point: nothing is recorded, and a resumed sweep runs it again.
+                # scancel signals the whole job: the simulator may end on it (exit 143 or 130,
+                # or killed by it) before this worker's handler has run. Such a run is cancelled,
+                # not a failed point: nothing is recorded, and a resumed sweep runs it again.
                 rc = ex.proc.returncode if ex.proc is not None else None
-                if not intr.requested and rc in (-signal.SIGTERM, -signal.SIGINT):
+                sig = stop_signal(rc)
+                if not intr.requested and sig is not None:
                     ex.discard()
-                    intr.requested, intr.signum = True, -rc
+                    intr.requested, intr.signum = True, sig
                 if intr.requested:
                     status, reason = "terminated", f"received {signal.Signals(intr.signum).name}"
                     break

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import signal
 import time
 from pathlib import Path
+
+import pytest
 
 from conftest import (REPO, SLOW_WRAPPER, finished_runs, kill_group, run_sweep, start_sweep,
                       wait_for_results, write_sweep)
 
 TINY8 = REPO / "configs" / "sweeps" / "tiny-8.yaml"
+TERM_WRAPPER = Path(__file__).resolve().parent / "term_upswitch.sh"
 
 
 def read_csv(path: Path) -> list[dict]:
@@ -205,3 +209,23 @@ def test_corrupt_point_summary_is_merged_as_failed(tmp_path, upswitch):
     assert rows[victim]["status"] == "failed"
     assert "summary.json" in rows[victim]["error"]
     assert all(x["status"] == "ok" for k, x in rows.items() if k != victim)
+
+
+@pytest.mark.parametrize("how", ["exit", "kill"])
+def test_a_simulator_stopped_by_sigterm_is_cancelled_not_failed(tmp_path, upswitch, how):
+    """timeout, Slurm or systemd may send SIGTERM to the simulator alone. The simulator then exits
+    143 (or dies of it): the sweep records that point as cancelled (not run, no failure), stops as
+    if it had been signalled itself (exit 143), and a resumed sweep runs the point."""
+    out = tmp_path / "term"
+    env = dict(os.environ, REAL_UPSWITCH=str(upswitch), TERM_UPSWITCH_AT="3", TERM_UPSWITCH_HOW=how,
+               TERM_UPSWITCH_COUNT=str(tmp_path / "count"))
+    r = run_sweep("run", TINY8, "--out", out, "--jobs", 1, "--upswitch", TERM_WRAPPER, env=env)
+    assert r.returncode == 143, r.stderr
+    assert "interrupted" in r.stderr and "Traceback" not in r.stderr
+    rows = read_csv(out / "results.csv")
+    assert sum(x["status"] == "ok" for x in rows) == 2
+    assert {x["status"] for x in rows} == {"ok", "pending"}, "a cancelled point must not count as failed"
+    assert not any((out / "runs" / ".tmp").iterdir())
+    r = run_sweep("run", TINY8, "--out", out, "--upswitch", upswitch, check=0)
+    assert "2 cached" in r.stderr
+    assert {x["status"] for x in read_csv(out / "results.csv")} == {"ok"}
