@@ -181,6 +181,7 @@ void check_routes(const Topology& t) {
   for (int d = 0; d < E; ++d) {
     // 0 = unseen, 1 = on the current path, 2 = leads to d on every branch.
     std::vector<char> state(S, 0);
+    std::vector<int> switches_to(S, 1);
     std::vector<std::pair<int, int>> stack;  // (switch, next route index)
     for (size_t start = 0; start < S; ++start) {
       if (!entry[start] || state[start]) continue;
@@ -193,6 +194,17 @@ void check_routes(const Topology& t) {
           throw TopologyError("topology: switch " + std::to_string(s) + " has no route to endpoint " + std::to_string(d) +
                               " (every endpoint pair must be routable)");
         if (i == n) {
+          // Every branch below is done: the most switches a route from here crosses to d.
+          int most = 1;
+          for (const uint16_t* r = t.routes_begin(s, d); r != t.routes_end(s, d); ++r) {
+            const PortRef p = t.peer(PortRef{true, s, *r});
+            if (p.is_switch) most = std::max(most, 1 + switches_to[static_cast<size_t>(p.id)]);
+          }
+          if (most > kMaxRouteSwitches)
+            throw TopologyError("topology: a route from switch " + std::to_string(s) + " to endpoint " + std::to_string(d) +
+                                " crosses " + std::to_string(most) + " switches; expected at most " +
+                                std::to_string(kMaxRouteSwitches) + " (the limit of a route, doc/topology.md)");
+          switches_to[static_cast<size_t>(s)] = most;
           state[static_cast<size_t>(s)] = 2;
           stack.pop_back();
           continue;
