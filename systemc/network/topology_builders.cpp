@@ -136,7 +136,7 @@ Topology build_topology(const TopologyParams& params, const LinkDefaults& links)
     std::string m = e.what();
     if (m.rfind("topology: ", 0) == 0) m = m.substr(10);
     throw TopologyError(params.file + ":" + std::to_string(t.file_routing_line > 0 ? t.file_routing_line : 1) +
-                        ": routing: " + m);
+                        ": " + (m.rfind("routing", 0) == 0 ? "" : "routing: ") + m);
   }
   return t;
 }
