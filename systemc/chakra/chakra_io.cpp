@@ -148,8 +148,15 @@ pb::Node to_message(const Node& n) {
 template <typename M>
 bool read_message(CodedInputStream& in, size_t file_bytes, M& m, const FileError& err, size_t index) {
   if (static_cast<size_t>(in.CurrentPosition()) >= file_bytes) return false;
-  uint32_t size = 0;
-  if (!in.ReadVarint32(&size)) err.at(index, "truncated length prefix (expected a varint32 then the message)");
+  // The length as the 64-bit varint it may be (a varint32 reader would drop its high bits), never
+  // trusted: it must fit in what is left of the file.
+  uint64_t size = 0;
+  if (!in.ReadVarint64(&size))
+    err.at(index, "truncated length prefix (expected a varint of at most 10 bytes, then the message)");
+  const uint64_t left = file_bytes - static_cast<uint64_t>(in.CurrentPosition());
+  if (size > left)
+    err.at(index, "malformed or truncated " + std::string(M::descriptor()->name()) + ": its length prefix claims " +
+                      std::to_string(size) + " B, only " + std::to_string(left) + " B are left in the file");
   const CodedInputStream::Limit limit = in.PushLimit(static_cast<int>(size));
   if (!m.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
     err.at(index, "malformed or truncated " + std::string(M::descriptor()->name()) + " of " + std::to_string(size) + " B");

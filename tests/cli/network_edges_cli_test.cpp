@@ -164,12 +164,12 @@ TEST(NetworkEdgesCli, ChakraFramingThatCannotBeReadIsOneLine) {
     const char* mention;
   } cases[] = {
       {"truncated", good.substr(0, good.size() - 3), "message 3: malformed or truncated Node"},
-      {"claims_more", good + varint(1000000) + "\x08\x01", "message 4: malformed or truncated Node of 1000000 B"},
+      {"claims_more", good + varint(1000000) + "\x08\x01", "message 4: malformed or truncated Node: its length prefix claims 1000000 B, only 2 B are left in the file"},
       {"endless_varint", good + std::string(20, '\xff'), "message 4: truncated length prefix"},
       {"varint_11_bytes", good + std::string(10, '\xff') + "\x01", "message 4: truncated length prefix"},
-      {"length_64_bit", good + varint(uint64_t{1} << 40) + "\x00", "message 4: truncated length prefix"},
-      {"length_negative", good + varint(~uint64_t{0}) + "\x00", "message 4: truncated length prefix"},
-      {"length_2g", good + varint((uint64_t{1} << 31) + 5) + "\x00", "message 4: malformed or truncated Node of 2147483653 B"},
+      {"length_64_bit", good + varint(uint64_t{1} << 40) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 1099511627776 B"},
+      {"length_negative", good + varint(~uint64_t{0}) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 18446744073709551615 B"},
+      {"length_2g", good + varint((uint64_t{1} << 31) + 5) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 2147483653 B, only 1 B are left"},
       {"cycle", meta() + framed("\x08\x00\x18\x04\x20\x01") + framed("\x08\x01\x18\x04\x20\x00"),
        "its dependencies form a cycle"},
       {"empty", "", "message 0: empty file"},
