@@ -185,11 +185,11 @@ bool Node::operator==(const Node& o) const {
          upswitch_pair_bytes == o.upswitch_pair_bytes && upswitch_duration_ns == o.upswitch_duration_ns;
 }
 
-RankTrace read_rank_trace(const std::string& path) {
-  return parse_rank_trace(config::read_input_file("chakra trace", path, kMaxChakraFileBytes), path);
+RankTrace read_rank_trace(const std::string& path, size_t max_nodes) {
+  return parse_rank_trace(config::read_input_file("chakra trace", path, kMaxChakraFileBytes), path, max_nodes);
 }
 
-RankTrace parse_rank_trace(const std::string& bytes, const std::string& name) {
+RankTrace parse_rank_trace(const std::string& bytes, const std::string& name, size_t max_nodes) {
   const FileError err(name);
   ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
   CodedInputStream in(&raw);
@@ -201,6 +201,9 @@ RankTrace parse_rank_trace(const std::string& bytes, const std::string& name) {
   for (size_t index = 1;; ++index) {
     pb::Node m;
     if (!read_message(in, bytes.size(), m, err, index)) break;
+    if (t.nodes.size() >= max_nodes)
+      err.at(index, "more than " + std::to_string(max_nodes) + " nodes (with the earlier ranks' files); expected at most " +
+                        std::to_string(kMaxChakraNodes) + " nodes in a trace's files together (doc/trace.md)");
     Node n;
     n.id = m.id();
     n.name = m.name();
