@@ -128,9 +128,17 @@ void rebuild_routes(Topology& t, int old_endpoints, bool up_down) {
       const size_t i = s * static_cast<size_t>(old_endpoints) + static_cast<size_t>(d);
       sets[s][static_cast<size_t>(d)].assign(t.route_ports.begin() + t.route_begin[i], t.route_ports.begin() + t.route_begin[i + 1]);
     }
+  size_t total = 0;  // route ports so far: bounded, since equal-cost choices multiply them
   for (int d = old_endpoints; d < E; ++d) {
     auto to_d = route_sets_to(t, hops, by_level, d, up_down);
-    for (size_t s = 0; s < S; ++s) sets[s][static_cast<size_t>(d)] = std::move(to_d[s]);
+    for (size_t s = 0; s < S; ++s) {
+      total += to_d[s].size();
+      sets[s][static_cast<size_t>(d)] = std::move(to_d[s]);
+    }
+    if (total > kMaxRoutePorts)
+      throw TopologyError("topology: the routes to endpoints 0 .. " + std::to_string(d) + " already hold " +
+                          std::to_string(total) + " output ports (equal-cost choices of every switch); expected at most " +
+                          std::to_string(kMaxRoutePorts) + " in all (the limit of the route sets, doc/topology.md)");
   }
   t.route_begin.assign(1, 0);
   t.route_ports.clear();

@@ -118,8 +118,10 @@ struct Topology {
 constexpr size_t kMaxFileSwitches = 4096;
 constexpr size_t kMaxFileEndpoints = 4096;
 constexpr size_t kMaxFileRouteSets = size_t{1} << 22;  // switches x endpoints
-// Every topology: the most switches a route may cross from an injection switch to its endpoint.
+// Every topology: the most switches a route may cross from an injection switch to its endpoint,
+// and the most output ports all route sets together may hold (equal-cost choices included).
 constexpr int kMaxRouteSwitches = 64;
+constexpr size_t kMaxRoutePorts = size_t{1} << 25;
 
 // "single", "planes", "two_tier" or "file", as topology.kind spells it.
 const char* kind_name(TopologyKind kind);
