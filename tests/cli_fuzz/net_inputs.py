@@ -283,7 +283,10 @@ def _faults(rng: random.Random) -> list[str]:
         ("faults.link_down", f"{link}@{_times(rng)}-{_times(rng)}"),
         ("faults.port_down", f"{link}@{_times(rng)}"),
         ("faults.link_errors", f"{link}={rng.choice(['1e-4', '-1', 'nan', '0.9', 'x'])}"),
-        ("faults.credit_loss", f"{link}:{rng.choice(['up', 'down', 'out', 'sideways'])}@{_times(rng)}"),
+        # Only credit losses that name what is not there: a real one stops the run with exit 4 by
+        # design (the credit checker's report, tests/cli/fault_cli_test.cpp).
+        ("faults.credit_loss", f"{rng.choice(['ep9.p0', 'sw7.p0', 'sw0.p99', '999', 'x', 'ep.p0'])}:"
+                               f"{rng.choice(['up', 'down', 'out', 'sideways'])}@{_times(rng)}"),
     ])
     extra = []
     if item[0] in ("faults.link_down", "faults.link_errors", "faults.credit_loss"):
