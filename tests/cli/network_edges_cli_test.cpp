@@ -118,7 +118,7 @@ TEST(NetworkEdgesCli, LongAndLargeNetworksRunBoundedOrAreRefusedBeforeTheyStart)
   expect_bad_input(run_with_topology(c65, out), c65.string() + ":137: routing: ", out);
   expect_bad_input(run_with_topology(c65, out), "crosses 65 switches; expected at most 64", out);
   const fs::path c5000 = write("chain5000.yaml", chain(5000));
-  expect_bad_input(run_with_topology(c5000, out), c5000.string() + ":1: switches: 5000 items: expected at most 4096", out);
+  expect_bad_input(run_with_topology(c5000, out), c5000.string() + ":2: switches: 5000 items: expected at most 4096", out);
   // Nesting deeper than yaml-cpp allows is bad YAML, not a stack overflow.
   const fs::path deep = write("deep.yaml", "switches: " + std::string(100000, '['));
   expect_bad_input(run_with_topology(deep, out), deep.string() + ":", out);

@@ -235,7 +235,7 @@ TEST(Topology, FileLimitsBoundSwitchesEndpointsRouteSetsAndRouteLength) {
   EXPECT_NE(file_error(chain(65)).find("routing: a route from switch 64 to endpoint 0 crosses 65 switches; expected at most 64"),
             std::string::npos)
       << file_error(chain(65));
-  EXPECT_EQ(file_error(chain(4097)).rfind("t.yaml:1: switches: 4097 items: expected at most 4096", 0), 0u);
+  EXPECT_EQ(file_error(chain(4097)).rfind("t.yaml:2: switches: 4097 items: expected at most 4096", 0), 0u);
   // 2,048 switches x 2,049 endpoints > 2^22 route sets.
   std::string wide = "switches:\n";
   for (int i = 0; i < 2048; ++i) wide += "  - {id: " + std::to_string(i) + ", ports: 1}\n";
