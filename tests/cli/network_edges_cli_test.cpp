@@ -169,8 +169,8 @@ TEST(NetworkEdgesCli, ChakraFramingThatCannotBeReadIsOneLine) {
       {"varint_11_bytes", good + std::string(10, '\xff') + "\x01", "message 4: truncated length prefix"},
       {"length_64_bit", good + varint(uint64_t{1} << 40) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 1099511627776 B"},
       {"length_negative", good + varint(~uint64_t{0}) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 18446744073709551615 B"},
-      {"length_2g", good + varint((uint64_t{1} << 31) + 5) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 2147483653 B, only 1 B are left"},
-      {"cycle", meta() + framed("\x08\x00\x18\x04\x20\x01") + framed("\x08\x01\x18\x04\x20\x00"),
+      {"length_2g", good + varint((uint64_t{1} << 31) + 5) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 2147483653 B, only 0 B are left"},
+      {"cycle", meta() + framed(std::string("\x08\x00\x18\x04\x20\x01", 6)) + framed(std::string("\x08\x01\x18\x04\x20\x00", 6)),
        "its dependencies form a cycle"},
       {"empty", "", "message 0: empty file"},
   };
