@@ -171,7 +171,7 @@ TEST(NetworkEdgesCli, ChakraFramingThatCannotBeReadIsOneLine) {
       {"length_negative", good + varint(~uint64_t{0}) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 18446744073709551615 B"},
       {"length_2g", good + varint((uint64_t{1} << 31) + 5) + "\x00", "message 4: malformed or truncated Node: its length prefix claims 2147483653 B, only 0 B are left"},
       {"cycle", meta() + framed(std::string("\x08\x00\x18\x04\x20\x01", 6)) + framed(std::string("\x08\x01\x18\x04\x20\x00", 6)),
-       "its dependencies form a cycle"},
+       "node 1 (id 0, COMP_NODE): its dependencies form a cycle"},
       {"empty", "", "message 0: empty file"},
   };
   for (const auto& c : cases) {
