@@ -173,6 +173,9 @@ TEST(NetworkEdgesCli, ChakraFramingThatCannotBeReadIsOneLine) {
       {"cycle", meta() + framed(std::string("\x08\x00\x18\x04\x20\x01", 6)) + framed(std::string("\x08\x01\x18\x04\x20\x00", 6)),
        "node 1 (id 0, COMP_NODE): its dependencies form a cycle"},
       {"empty", "", "message 0: empty file"},
+      // A name that is not UTF-8: protobuf's own log line is silenced, so still one line.
+      {"not_utf8", meta() + framed(std::string("\x08\x00\x12\x02\xff\xfe\x18\x04", 8)),
+       "message 1: malformed or truncated Node of 8 B"},
   };
   for (const auto& c : cases) {
     const fs::path prefix = chakra_prefix(c.name, c.bytes);
