@@ -5,6 +5,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/logging.h>
 
 #include "et_def.pb.h"
 #include "config/config.h"
@@ -148,8 +149,15 @@ pb::Node to_message(const Node& n) {
 template <typename M>
 bool read_message(CodedInputStream& in, size_t file_bytes, M& m, const FileError& err, size_t index) {
   if (static_cast<size_t>(in.CurrentPosition()) >= file_bytes) return false;
-  uint32_t size = 0;
-  if (!in.ReadVarint32(&size)) err.at(index, "truncated length prefix (expected a varint32 then the message)");
+  // The length as the 64-bit varint it may be (a varint32 reader would drop its high bits), never
+  // trusted: it must fit in what is left of the file.
+  uint64_t size = 0;
+  if (!in.ReadVarint64(&size))
+    err.at(index, "truncated length prefix (expected a varint of at most 10 bytes, then the message)");
+  const uint64_t left = file_bytes - static_cast<uint64_t>(in.CurrentPosition());
+  if (size > left)
+    err.at(index, "malformed or truncated " + std::string(M::descriptor()->name()) + ": its length prefix claims " +
+                      std::to_string(size) + " B, only " + std::to_string(left) + " B are left in the file");
   const CodedInputStream::Limit limit = in.PushLimit(static_cast<int>(size));
   if (!m.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
     err.at(index, "malformed or truncated " + std::string(M::descriptor()->name()) + " of " + std::to_string(size) + " B");
@@ -178,12 +186,15 @@ bool Node::operator==(const Node& o) const {
          upswitch_pair_bytes == o.upswitch_pair_bytes && upswitch_duration_ns == o.upswitch_duration_ns;
 }
 
-RankTrace read_rank_trace(const std::string& path) {
-  return parse_rank_trace(config::read_input_file("chakra trace", path, kMaxChakraFileBytes), path);
+RankTrace read_rank_trace(const std::string& path, size_t max_nodes) {
+  return parse_rank_trace(config::read_input_file("chakra trace", path, kMaxChakraFileBytes), path, max_nodes);
 }
 
-RankTrace parse_rank_trace(const std::string& bytes, const std::string& name) {
+RankTrace parse_rank_trace(const std::string& bytes, const std::string& name, size_t max_nodes) {
   const FileError err(name);
+  // protobuf logs its own line for some malformed messages (a string field that is not UTF-8);
+  // the error below is the one line a bad file gets (cli_fuzz seed 58 finding).
+  const google::protobuf::LogSilencer quiet;
   ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
   CodedInputStream in(&raw);
   in.SetTotalBytesLimit(static_cast<int>(kMaxChakraFileBytes));
@@ -194,6 +205,9 @@ RankTrace parse_rank_trace(const std::string& bytes, const std::string& name) {
   for (size_t index = 1;; ++index) {
     pb::Node m;
     if (!read_message(in, bytes.size(), m, err, index)) break;
+    if (t.nodes.size() >= max_nodes)
+      err.at(index, "more than " + std::to_string(max_nodes) + " nodes (with the earlier ranks' files); expected at most " +
+                        std::to_string(kMaxChakraNodes) + " nodes in a trace's files together (doc/trace.md)");
     Node n;
     n.id = m.id();
     n.name = m.name();

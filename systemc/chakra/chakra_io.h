@@ -4,6 +4,7 @@
 // nothing above this file needs protobuf; the schema is systemc/chakra/et_def.proto.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -55,12 +56,16 @@ struct RankTrace {
 constexpr const char* kChakraVersion = "0.0.4";
 // Largest file read (the nodes are held in memory).
 constexpr uint64_t kMaxChakraFileBytes = uint64_t{1} << 30;
+// Most nodes of a trace, all its rank files together: a replay holds every operation and its
+// report row in memory (a few KiB each), so this bounds a run to about 1 GiB (doc/trace.md).
+constexpr size_t kMaxChakraNodes = size_t{1} << 18;
 
 // Throws config::ConfigError, one line naming the file, the node (index and id) and what is wrong:
 // a file that cannot be read, a truncated or malformed message, an attribute of the wrong type.
-RankTrace read_rank_trace(const std::string& path);
+// More than `max_nodes` nodes is such an error too.
+RankTrace read_rank_trace(const std::string& path, size_t max_nodes = kMaxChakraNodes);
 // The same on a file's bytes; `name` is how errors name the file.
-RankTrace parse_rank_trace(const std::string& bytes, const std::string& name);
+RankTrace parse_rank_trace(const std::string& bytes, const std::string& name, size_t max_nodes = kMaxChakraNodes);
 // Throws config::ConfigError naming the file when it cannot be written.
 void write_rank_trace(const std::string& path, const RankTrace& t);
 

@@ -457,7 +457,11 @@ ChakraTrace read_chakra(const std::string& prefix, const std::string& groups_pat
   const std::string groups = !groups_path.empty() ? groups_path : prefix + ".groups.json";
   if (!groups_path.empty() || exists(groups))
     c.groups = parse_groups(config::read_input_file("chakra groups", groups, config::kMaxConfigFileBytes), groups);
-  for (int r = 0; exists(rank_file(prefix, r)); ++r) c.ranks.push_back(read_rank_trace(rank_file(prefix, r)));
+  size_t nodes = 0;  // so far, all ranks: at most kMaxChakraNodes together
+  for (int r = 0; exists(rank_file(prefix, r)); ++r) {
+    c.ranks.push_back(read_rank_trace(rank_file(prefix, r), kMaxChakraNodes - nodes));
+    nodes += c.ranks.back().nodes.size();
+  }
   for (const auto& [name, members] : c.groups)
     for (int m : members)
       if (m >= static_cast<int>(c.ranks.size()))

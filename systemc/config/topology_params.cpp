@@ -98,6 +98,8 @@ void resolve_topology(Config& c) {
     std::string m = e.what();
     if (m.rfind("topology: ", 0) == 0) m = m.substr(10);
     // Checks after parsing (routes, deadlock) name the file too.
+    // A topology file's errors name FILE:LINE themselves (network/topology_file.cpp).
+    if (c.topo.kind == network::TopologyKind::kFile && m.rfind(c.topo.file + ":", 0) == 0) throw ConfigError(m);
     if (c.topo.kind == network::TopologyKind::kFile && m.rfind("topology.file", 0) != 0)
       throw ConfigError("topology.file '" + c.topo.file + "': " + m);
     throw ConfigError(m.rfind("routing", 0) == 0 || m.rfind("topology", 0) == 0 ? m : "topology: " + m);

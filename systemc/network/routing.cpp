@@ -128,9 +128,17 @@ void rebuild_routes(Topology& t, int old_endpoints, bool up_down) {
       const size_t i = s * static_cast<size_t>(old_endpoints) + static_cast<size_t>(d);
       sets[s][static_cast<size_t>(d)].assign(t.route_ports.begin() + t.route_begin[i], t.route_ports.begin() + t.route_begin[i + 1]);
     }
+  size_t total = 0;  // route ports so far: bounded, since equal-cost choices multiply them
   for (int d = old_endpoints; d < E; ++d) {
     auto to_d = route_sets_to(t, hops, by_level, d, up_down);
-    for (size_t s = 0; s < S; ++s) sets[s][static_cast<size_t>(d)] = std::move(to_d[s]);
+    for (size_t s = 0; s < S; ++s) {
+      total += to_d[s].size();
+      sets[s][static_cast<size_t>(d)] = std::move(to_d[s]);
+    }
+    if (total > kMaxRoutePorts)
+      throw TopologyError("topology: the routes to endpoints 0 .. " + std::to_string(d) + " already hold " +
+                          std::to_string(total) + " output ports (equal-cost choices of every switch); expected at most " +
+                          std::to_string(kMaxRoutePorts) + " in all (the limit of the route sets, doc/topology.md)");
   }
   t.route_begin.assign(1, 0);
   t.route_ports.clear();
@@ -181,6 +189,7 @@ void check_routes(const Topology& t) {
   for (int d = 0; d < E; ++d) {
     // 0 = unseen, 1 = on the current path, 2 = leads to d on every branch.
     std::vector<char> state(S, 0);
+    std::vector<int> switches_to(S, 1);
     std::vector<std::pair<int, int>> stack;  // (switch, next route index)
     for (size_t start = 0; start < S; ++start) {
       if (!entry[start] || state[start]) continue;
@@ -193,6 +202,17 @@ void check_routes(const Topology& t) {
           throw TopologyError("topology: switch " + std::to_string(s) + " has no route to endpoint " + std::to_string(d) +
                               " (every endpoint pair must be routable)");
         if (i == n) {
+          // Every branch below is done: the most switches a route from here crosses to d.
+          int most = 1;
+          for (const uint16_t* r = t.routes_begin(s, d); r != t.routes_end(s, d); ++r) {
+            const PortRef p = t.peer(PortRef{true, s, *r});
+            if (p.is_switch) most = std::max(most, 1 + switches_to[static_cast<size_t>(p.id)]);
+          }
+          if (most > kMaxRouteSwitches)
+            throw TopologyError("topology: a route from switch " + std::to_string(s) + " to endpoint " + std::to_string(d) +
+                                " crosses " + std::to_string(most) + " switches; expected at most " +
+                                std::to_string(kMaxRouteSwitches) + " (the limit of a route, doc/topology.md)");
+          switches_to[static_cast<size_t>(s)] = most;
           state[static_cast<size_t>(s)] = 2;
           stack.pop_back();
           continue;

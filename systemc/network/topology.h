@@ -5,6 +5,7 @@
 // assembly (network/network.h) turns it into switch cores and links. doc/topology.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -75,6 +76,7 @@ struct Topology {
   int vc_classes = 1;  // 2 when some link is a dateline: each class has half of every hop's VCs
   bool up_down = false;  // routes computed over switch levels (compute_routes); tables count as shortest paths
   bool route_tables = false;  // routes taken from a topology file's tables, not computed
+  int file_routing_line = 0;  // a topology file's line of `routing` (1 without one): checks of its routes name it
 
   // Routes: for switch s and destination endpoint d, the output ports of s on a path to d (more
   // than one = equal-cost choices, taken by routing.multipath). Flat: route_ports[route_begin[i]
@@ -110,6 +112,16 @@ struct Topology {
  private:
   size_t idx(int s, int d) const { return static_cast<size_t>(s) * endpoints.size() + static_cast<size_t>(d); }
 };
+
+// Limits of a topology file (doc/topology.md, "Limits"): larger networks are refused before
+// anything is built, so that the routes and their checks stay within memory and time.
+constexpr size_t kMaxFileSwitches = 4096;
+constexpr size_t kMaxFileEndpoints = 4096;
+constexpr size_t kMaxFileRouteSets = size_t{1} << 22;  // switches x endpoints
+// Every topology: the most switches a route may cross from an injection switch to its endpoint,
+// and the most output ports all route sets together may hold (equal-cost choices included).
+constexpr int kMaxRouteSwitches = 64;
+constexpr size_t kMaxRoutePorts = size_t{1} << 25;
 
 // "single", "planes", "two_tier" or "file", as topology.kind spells it.
 const char* kind_name(TopologyKind kind);

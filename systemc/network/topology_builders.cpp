@@ -123,12 +123,21 @@ Topology build_topology(const TopologyParams& params, const LinkDefaults& links)
     t.finish();
     compute_routes(t, up_down);
   }
-  check_routes(t);
-  const std::string cycle = find_routing_cycle(t);
-  if (!cycle.empty())
-    throw TopologyError("routing can deadlock: " + cycle +
-                        " (a cycle in the channel dependency graph; break it with up_down routing over switch levels "
-                        "or a dateline link, doc/topology.md)");
+  try {
+    check_routes(t);
+    const std::string cycle = find_routing_cycle(t);
+    if (!cycle.empty())
+      throw TopologyError("routing can deadlock: " + cycle +
+                          " (a cycle in the channel dependency graph; break it with up_down routing over switch levels "
+                          "or a dateline link, doc/topology.md)");
+  } catch (const TopologyError& e) {
+    if (params.kind != TopologyKind::kFile) throw;
+    // A file's routes: the error names the file and its routing line.
+    std::string m = e.what();
+    if (m.rfind("topology: ", 0) == 0) m = m.substr(10);
+    throw TopologyError(params.file + ":" + std::to_string(t.file_routing_line > 0 ? t.file_routing_line : 1) +
+                        ": " + (m.rfind("routing", 0) == 0 ? "" : "routing: ") + m);
+  }
   return t;
 }
 

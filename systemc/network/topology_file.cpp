@@ -17,8 +17,9 @@ class FileParser {
  public:
   FileParser(const std::string& file, const LinkDefaults& d) : file_(file), d_(d) {}
 
+  // Every error names the file and the line of the item: "FILE:LINE: ITEM: WHAT".
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    std::string msg = "topology.file '" + file_ + "': " + (where.empty() ? "" : where + ": ") + what;
+    std::string msg = file_ + ":" + std::to_string(line_ > 0 ? line_ : 1) + ": " + (where.empty() ? "" : where + ": ") + what;
     for (char& ch : msg)
       if (ch == '\n' || ch == '\r') ch = ' ';
     throw TopologyError(msg);
@@ -33,6 +34,11 @@ class FileParser {
         fail(where, "unknown key '" + k + "'; expected " + list);
       }
     }
+  }
+
+  // Makes `n`'s line the one errors name (yaml-cpp counts from 0).
+  void at(const YAML::Node& n) {
+    if (n && n.Mark().line >= 0) line_ = n.Mark().line + 1;
   }
 
   long integer(const YAML::Node& n, const std::string& where, long lo, long hi) const {
@@ -79,8 +85,10 @@ class FileParser {
     try {
       root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
-      fail("", "not valid YAML (line " + std::to_string(e.mark.line + 1) + "): " + e.msg);
+      line_ = e.mark.line >= 0 ? e.mark.line + 1 : 1;
+      fail("", "not valid YAML: " + e.msg);
     }
+    at(root);
     if (!root.IsMap()) fail("", "expected a map with switches, endpoints, links and routing");
     only_keys(root, "", {"switches", "endpoints", "links", "routing"});
     Topology t;
@@ -89,10 +97,16 @@ class FileParser {
     // Switches and endpoints: dense ids 0 .. N-1, each once.
     auto items = [&](const char* key, auto&& add) {
       const YAML::Node list = root[key];
+      at(list);
       if (!list || !list.IsSequence() || list.size() == 0) fail(key, "expected a non-empty list");
+      const size_t most = std::string(key) == "switches" ? kMaxFileSwitches : kMaxFileEndpoints;
+      if (list.size() > most)
+        fail(key, std::to_string(list.size()) + " items: expected at most " + std::to_string(most) +
+                      " (the topology file's limit, doc/topology.md)");
       std::vector<char> seen(list.size(), 0);
       for (size_t i = 0; i < list.size(); ++i) {
         const std::string where = std::string(key) + "[" + std::to_string(i) + "]";
+        at(list[i]);
         if (!list[i].IsMap()) fail(where, "expected a map such as {id: 0, ports: 4}");
         const auto id = static_cast<size_t>(integer(list[i]["id"], where + ": id", 0, static_cast<long>(list.size()) - 1));
         if (seen[id]) fail(where, "id " + std::to_string(id) + " given twice");
@@ -101,6 +115,7 @@ class FileParser {
       }
     };
     t.switches.resize(root["switches"] && root["switches"].IsSequence() ? root["switches"].size() : 0);
+    std::vector<int> switch_line(t.switches.size(), 1), endpoint_line;
     items("switches", [&](const YAML::Node& n, const std::string& where, size_t id) {
       only_keys(n, where, {"id", "ports", "level", "reduce_units", "reduce_contexts"});
       SwitchSpec s;
@@ -110,24 +125,51 @@ class FileParser {
       if (n["reduce_contexts"])
         s.reduce_contexts = static_cast<int>(integer(n["reduce_contexts"], where + ": reduce_contexts", 1, 65535));
       t.switches[id] = s;
+      switch_line[id] = line_;
     });
     t.endpoints.resize(root["endpoints"] && root["endpoints"].IsSequence() ? root["endpoints"].size() : 0);
+    endpoint_line.assign(t.endpoints.size(), 1);
     items("endpoints", [&](const YAML::Node& n, const std::string& where, size_t id) {
       only_keys(n, where, {"id", "ports"});
       t.endpoints[id] = EndpointSpec{static_cast<int>(integer(n["ports"], where + ": ports", 1, 64))};
+      endpoint_line[id] = line_;
     });
     switches_ = t.num_switches();
     endpoints_ = t.num_endpoints();
+    if (t.switches.size() * t.endpoints.size() > kMaxFileRouteSets)
+      fail("endpoints", std::to_string(t.switches.size()) + " switches x " + std::to_string(t.endpoints.size()) +
+                            " endpoints: expected at most " + std::to_string(kMaxFileRouteSets) +
+                            " route sets (switches x endpoints, the topology file's limit, doc/topology.md)");
     const YAML::Node links = root["links"];
+    at(links);
     if (!links || !links.IsSequence() || links.size() == 0) fail("links", "expected a non-empty list");
+    // The link at each port so far, to name both lines of a port used twice.
+    std::map<std::pair<int, int>, size_t> switch_used, endpoint_used;
+    std::vector<int> link_line;
     for (size_t i = 0; i < links.size(); ++i) {
       const std::string where = "links[" + std::to_string(i) + "]";
       const YAML::Node l = links[i];
+      at(l);
+      link_line.push_back(line_);
       if (!l.IsSequence() || l.size() < 2 || l.size() > 3)
-        fail(where, "expected [END, END] or [END, END, {latency_cycles: N, ...}]");
+        fail(where, "expected [END, END] or [END, END, {latency_cycles: N, ...}] (a link joins two ends)");
       LinkSpec ls;
       ls.a = end(l[0], where);
       ls.b = end(l[1], where);
+      if (ls.a == ls.b) fail(where, "a link from port " + ls.a.name() + " to itself; expected two different ports");
+      if (!ls.a.is_switch && !ls.b.is_switch)
+        fail(where, "joins two endpoints (" + ls.a.name() + ", " + ls.b.name() + "); expected a switch at one end at least");
+      for (const PortRef& r : {ls.a, ls.b}) {
+        const int ports = r.is_switch ? t.switches[static_cast<size_t>(r.id)].ports : t.endpoints[static_cast<size_t>(r.id)].ports;
+        if (r.port >= ports)
+          fail(where, "port " + r.name() + " does not exist (" + (r.is_switch ? "switch " : "endpoint ") +
+                          std::to_string(r.id) + " has ports 0 .. " + std::to_string(ports - 1) + ")");
+        auto& used = r.is_switch ? switch_used : endpoint_used;
+        const auto [it, fresh] = used.emplace(std::make_pair(r.id, r.port), i);
+        if (!fresh)
+          fail(where, "port " + r.name() + " is used by two links (links[" + std::to_string(it->second) + "] at line " +
+                          std::to_string(link_line[it->second]) + " and this one)");
+      }
       const bool inter = ls.a.is_switch && ls.b.is_switch;
       ls.latency_cycles = inter ? d_.inter_switch_latency_cycles : d_.latency_cycles;
       ls.credit_delay_cycles = inter ? d_.inter_switch_credit_delay_cycles : d_.credit_delay_cycles;
@@ -150,6 +192,22 @@ class FileParser {
       }
       t.links.push_back(ls);
     }
+    // Every port in use has a link: a switch's `ports` are the ports it uses.
+    for (size_t e = 0; e < t.endpoints.size(); ++e)
+      for (int k = 0; k < t.endpoints[e].ports; ++k)
+        if (!endpoint_used.count({static_cast<int>(e), k})) {
+          line_ = endpoint_line[e];
+          fail("endpoints[" + std::to_string(e) + "]", "port " + PortRef{false, static_cast<int>(e), k}.name() +
+                                                         " is not connected; every endpoint port needs a link");
+        }
+    for (size_t s = 0; s < t.switches.size(); ++s)
+      for (int q = 0; q < t.switches[s].ports; ++q)
+        if (!switch_used.count({static_cast<int>(s), q})) {
+          line_ = switch_line[s];
+          fail("switches[" + std::to_string(s) + "]",
+               "port " + PortRef{true, static_cast<int>(s), q}.name() + " is not connected; expected a link at each of its " +
+                   std::to_string(t.switches[s].ports) + " ports (ports: the ports in use), or fewer ports");
+        }
     try {
       t.finish();
     } catch (const TopologyError& e) {
@@ -158,6 +216,9 @@ class FileParser {
       fail("", m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m);
     }
     number_planes(t);
+    line_ = 1;
+    if (root["routing"]) at(root["routing"]);
+    t.file_routing_line = line_;
     routing(root["routing"], t);
     return t;
   }
@@ -237,6 +298,7 @@ class FileParser {
   std::string file_;
   LinkDefaults d_;
   int switches_ = 0, endpoints_ = 0;
+  int line_ = 1;  // the line errors name
 };
 
 }  // namespace

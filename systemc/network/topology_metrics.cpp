@@ -22,7 +22,7 @@ class MaxFlow {
     double flow = 0;
     while (bfs(s, t)) {
       std::fill(it_.begin(), it_.end(), 0);
-      while (const double f = dfs(s, t, std::numeric_limits<double>::infinity())) flow += f;
+      while (const double f = dfs(s, t)) flow += f;
     }
     return flow;
   }
@@ -49,21 +49,37 @@ class MaxFlow {
     }
     return level_[static_cast<size_t>(t)] >= 0;
   }
-  double dfs(int u, int t, double f) {
-    if (u == t) return f;
-    for (size_t& i = it_[static_cast<size_t>(u)]; i < adj_[static_cast<size_t>(u)].size(); ++i) {
-      const int id = adj_[static_cast<size_t>(u)][i];
-      Edge& e = e_[static_cast<size_t>(id)];
-      if (e.cap > 1e-12 && level_[static_cast<size_t>(e.to)] == level_[static_cast<size_t>(u)] + 1) {
-        const double got = dfs(e.to, t, std::min(f, e.cap));
-        if (got > 0) {
-          e.cap -= got;
-          e_[static_cast<size_t>(id ^ 1)].cap += got;
-          return got;
-        }
+  // One augmenting path of the level graph, found with an explicit stack of edges (not recursion),
+  // keeping each node's current arc; the flow it carries, 0 when there is none.
+  double dfs(int s, int t) {
+    std::vector<int> path;
+    int u = s;
+    while (u != t) {
+      size_t& i = it_[static_cast<size_t>(u)];
+      const auto& out = adj_[static_cast<size_t>(u)];
+      while (i < out.size()) {
+        const Edge& e = e_[static_cast<size_t>(out[i])];
+        if (e.cap > 1e-12 && level_[static_cast<size_t>(e.to)] == level_[static_cast<size_t>(u)] + 1) break;
+        ++i;
       }
+      if (i == out.size()) {  // a dead end: back to the previous node, past this arc
+        if (path.empty()) return 0;
+        const int id = path.back();
+        path.pop_back();
+        u = e_[static_cast<size_t>(id ^ 1)].to;
+        ++it_[static_cast<size_t>(u)];
+        continue;
+      }
+      path.push_back(out[i]);
+      u = e_[static_cast<size_t>(out[i])].to;
     }
-    return 0;
+    double f = std::numeric_limits<double>::infinity();
+    for (int id : path) f = std::min(f, e_[static_cast<size_t>(id)].cap);
+    for (int id : path) {
+      e_[static_cast<size_t>(id)].cap -= f;
+      e_[static_cast<size_t>(id ^ 1)].cap += f;
+    }
+    return f;
   }
   std::vector<std::vector<int>> adj_;
   std::vector<Edge> e_;
@@ -136,21 +152,43 @@ TopologyMetrics measure_topology(const Topology& t, double flit_gbytes_per_s) {
   for (int d = 0; d < E; ++d) {
     std::vector<int> depth(static_cast<size_t>(S), -1);  // switches from here to d, memoised
     std::vector<char> busy(static_cast<size_t>(S), 0);
-    auto walk = [&](auto&& self, int s) -> int {
-      int& r = depth[static_cast<size_t>(s)];
-      if (r >= 0) return r;
-      if (busy[static_cast<size_t>(s)]) return 0;  // a loop: check_routes refuses those
-      busy[static_cast<size_t>(s)] = 1;
-      int best = 1;
-      for (const uint16_t* q = t.routes_begin(s, d); q != t.routes_end(s, d); ++q) {
-        const PortRef p = t.peer(PortRef{true, s, *q});
-        if (p.is_switch) best = std::max(best, 1 + self(self, p.id));
+    // An explicit stack, not recursion: (switch, next route index, longest so far).
+    struct Frame {
+      int s;
+      const uint16_t* q;
+      int best;
+    };
+    std::vector<Frame> stack;
+    auto walk = [&](int root) -> int {
+      if (depth[static_cast<size_t>(root)] >= 0) return depth[static_cast<size_t>(root)];
+      busy[static_cast<size_t>(root)] = 1;
+      stack.push_back({root, t.routes_begin(root, d), 1});
+      int result = 0;
+      while (!stack.empty()) {
+        Frame& f = stack.back();
+        if (f.q == t.routes_end(f.s, d)) {
+          busy[static_cast<size_t>(f.s)] = 0;
+          result = depth[static_cast<size_t>(f.s)] = f.best;
+          stack.pop_back();
+          if (!stack.empty()) stack.back().best = std::max(stack.back().best, 1 + result);
+          continue;
+        }
+        const PortRef p = t.peer(PortRef{true, f.s, *f.q++});
+        if (!p.is_switch) continue;
+        const auto n = static_cast<size_t>(p.id);
+        if (depth[n] >= 0) {
+          f.best = std::max(f.best, 1 + depth[n]);
+        } else if (busy[n]) {
+          f.best = std::max(f.best, 1);  // a loop: check_routes refuses those
+        } else {
+          busy[n] = 1;
+          stack.push_back({p.id, t.routes_begin(p.id, d), 1});
+        }
       }
-      busy[static_cast<size_t>(s)] = 0;
-      return r = best;
+      return result;
     };
     for (int s = 0; s < S; ++s)
-      if (entry[static_cast<size_t>(s)]) diameter = std::max(diameter, walk(walk, s));
+      if (entry[static_cast<size_t>(s)]) diameter = std::max(diameter, walk(s));
   }
   m.diameter = diameter;
   return m;

@@ -7,6 +7,7 @@
 
 #include "config/memory_estimate.h"
 #include "config/param_table.h"
+#include "config/value_parse.h"
 #include "core/interrupt.h"
 #include "endpoint/transfer.h"
 #include "tl/message.h"
@@ -58,7 +59,17 @@ std::string point_name(const P2pPoint& p) {
   return s;
 }
 
-void require_okay(const Completions& c, const P2pPoint& p) {
+// A completion timeout shorter than a round trip is the configuration's doing: one line, exit 2
+// (as coll::require_okay); any other status is an invariant failure.
+[[noreturn]] void timed_out(const config::Config& cfg, const std::string& what) {
+  throw config::ConfigError("endpoint.completion_timeout_ns = " + config::format_float(cfg.completion_timeout_ns) +
+                            ": a request of " + what +
+                            " timed out; the p2p table needs every request answered, so the timeout must exceed the "
+                            "longest round trip under load (or be 0: no timeout)");
+}
+
+void require_okay(const config::Config& cfg, const Completions& c, const P2pPoint& p) {
+  if (c.bad == tl::Status::kCompletionTimeout) timed_out(cfg, point_name(p));
   if (c.bad != tl::Status::kOkay)
     throw std::logic_error("p2p: " + point_name(p) + " completed with status " + tl::status_name(c.bad));
 }
@@ -149,7 +160,7 @@ uint64_t p2p_zero_load_cycles(const config::Config& cfg, const P2pPoint& p) {
   const uint64_t limit = 1'000'000 + 1000 * p.bytes;
   if (!f.run_until_idle(limit) || done.done != 1)
     throw std::logic_error("p2p: " + point_name(p) + " did not complete on an idle fabric");
-  require_okay(done, p);
+  require_okay(cfg, done, p);
   require_txn_conservation(f);
   return done.last_cycle - t0;
 }
@@ -183,7 +194,7 @@ BandwidthResult p2p_pair_bandwidth(const config::Config& cfg, const P2pPoint& p,
   const uint64_t t0 = f.now(), bytes0 = r.ports[0].completed_bytes;
   const uint64_t flits0 = r.window_flits[static_cast<size_t>(cls)], payload0 = r.window_payload[static_cast<size_t>(cls)];
   if (f.run_until_idle(measure)) throw std::logic_error("p2p: pair stream of " + point_name(p) + " ran dry");
-  require_okay(done, p);
+  require_okay(cfg, done, p);
   BandwidthResult out;
   out.window_cycles = f.now() - t0;
   out.payload_bytes_per_cycle =
@@ -219,6 +230,8 @@ BandwidthResult p2p_uniform_random(const config::Config& cfg, const P2pPoint& p,
   TxnFabric f(c, true);
   run_on_one_thread(f, [](uint64_t) { core::poll_interrupt(); });  // windows on a network
   const endpoint::TxnResult& r = f.endpoints().result();
+  if (r.statuses[static_cast<size_t>(tl::Status::kCompletionTimeout)] != 0)
+    timed_out(cfg, "uniform random traffic of " + point_name(p));
   for (int s = 1; s < tl::kStatuses; ++s)
     if (r.statuses[static_cast<size_t>(s)] != 0)
       throw std::logic_error("p2p: uniform random traffic of " + point_name(p) + ": " + std::to_string(r.statuses[static_cast<size_t>(s)]) +

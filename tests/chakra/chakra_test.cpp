@@ -192,6 +192,46 @@ void write_four_rank_trace(const std::string& prefix) {
                raw_coll(4, pb::ALL_TO_ALL, 256 << 10, {3}), raw_comp(5, 2, {4})});
 }
 
+// Issue 58 item 6: framing is never trusted, and a trace holds at most kMaxChakraNodes nodes.
+std::string varint(uint64_t v) {
+  std::string s;
+  while (v >= 0x80) {
+    s += static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  return s + static_cast<char>(v);
+}
+
+std::string parse_error(const std::string& bytes, size_t max_nodes = chakra::kMaxChakraNodes) {
+  try {
+    (void)chakra::parse_rank_trace(bytes, "t.0.et", max_nodes);
+  } catch (const config::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ChakraIo, HostileFramingAndTooManyNodesAreOneErrorNamingTheMessage) {
+  const std::string meta = varint(7) + std::string("\x0a\x05" "0.0.4");
+  auto node = [](uint64_t id) {
+    const std::string m = "\x08" + varint(id) + "\x18\x04";
+    return varint(m.size()) + m;
+  };
+  const std::string good = meta + node(0) + node(1) + node(2);
+  EXPECT_EQ(parse_error(good), "");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {good + varint(uint64_t{1} << 40) + std::string(1, '\0'),
+       "chakra trace 't.0.et' message 4: malformed or truncated Node: its length prefix claims 1099511627776 B, only 1 B "
+       "are left in the file"},
+      {good + varint(~uint64_t{0}), "message 4: malformed or truncated Node: its length prefix claims 18446744073709551615 B"},
+      {good + std::string(11, '\xff'), "message 4: truncated length prefix"},
+      {good + varint(100) + "\x08", "message 4: malformed or truncated Node: its length prefix claims 100 B, only 1 B"},
+  };
+  for (const auto& [bytes, want] : cases) EXPECT_NE(parse_error(bytes).find(want), std::string::npos) << parse_error(bytes);
+  EXPECT_NE(parse_error(good, 2).find("message 3: more than 2 nodes"), std::string::npos) << parse_error(good, 2);
+  EXPECT_EQ(parse_error(good, 3), "");
+}
+
 TEST(ChakraReplay, FourRankTraceTakesItsComputePlusTheCollectiveTable) {
   TempDir dir;
   write_four_rank_trace(dir / "w");

@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import net_inputs  # hostile topology files, Chakra traces, faults, placements, threads (issue 58 item 6)
+
 CRASH_TEXT = ("Traceback", "terminate called", "Aborted", "Segmentation fault", "AddressSanitizer",
               "runtime error:", "uncaught exception", "std::bad_alloc", "core dumped")
 # A run these keys or flags make long is allowed to time out (it asked for a long run).
@@ -260,6 +262,8 @@ def substitute(args: list[str], paths: dict) -> list[str]:
 
 
 def generate(rng: random.Random, keys: list[dict], commands: list[str]) -> list[str]:
+    if rng.random() < net_inputs.SHARE:
+        return net_inputs.generate(rng)
     cmd = rng.choice(commands)
     if cmd in ("keys", "presets"):
         return [cmd] + rng.choice([[], ["--markdown"], ["--bogus"]])

@@ -133,7 +133,7 @@ std::string ring(const std::string& last, const std::string& routing) {
 
 TEST(Topology, ARingWithOneVcClassIsRefusedAndADatelineMakesItSafe) {
   EXPECT_EQ(file_error(ring("", "shortest_path")),
-            "routing can deadlock: sw0.p1 -> sw1.p1 -> sw2.p1 -> sw3.p1 -> sw0.p1 (a cycle in the channel dependency "
+            "t.yaml:20: routing can deadlock: sw0.p1 -> sw1.p1 -> sw2.p1 -> sw3.p1 -> sw0.p1 (a cycle in the channel dependency "
             "graph; break it with up_down routing over switch levels or a dateline link, doc/topology.md)");
   // All clockwise by tables: the same cycle.
   const std::string clockwise =
@@ -159,8 +159,8 @@ TEST(Topology, FileErrorsAreOneLineNamingTheItem) {
   };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {with("[switch 1:1, switch 2:2]", "[switch 7:1, switch 2:2]"),
-       "topology.file 't.yaml': links[5]: unknown switch 7 (switches are 0 .. 3)"},
-      {with("[switch 1:1, switch 2:2]", "[switch 1:2, switch 2:2]"), "port sw1.p2 is used by two links (links 4 and 5)"},
+       "t.yaml:17: links[5]: unknown switch 7 (switches are 0 .. 3)"},
+      {with("[switch 1:1, switch 2:2]", "[switch 1:2, switch 2:2]"), "t.yaml:17: links[5]: port sw1.p2 is used by two links (links[4] at line 16 and this one)"},
       {with("[switch 1:1, switch 2:2]", "[endpoint 1:0, endpoint 2:0]"), "joins two endpoints"},
       {with("  - {id: 3, ports: 3}", "  - {id: 3, ports: 3, colour: red}"), "switches[3]: unknown key 'colour'"},
       {with("  - [endpoint 3:0, switch 3:0]\n", ""), "port ep3.p0 is not connected"},
@@ -178,6 +178,72 @@ TEST(Topology, FileErrorsAreOneLineNamingTheItem) {
       "links: [[endpoint 0:0, switch 0:0], [endpoint 1:0, switch 1:0]]\n";
   EXPECT_NE(file_error(split).find("switch 1 has no route to endpoint 0 (every endpoint pair must be routable)"),
             std::string::npos);
+}
+
+// Issue 58 item 6: a file describing a network that cannot work is refused naming FILE:LINE.
+TEST(Topology, FileErrorsNameTheLineOfTheItem) {
+  const std::string base = ring(", {dateline: true}", "shortest_path");
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = base;
+    s.replace(s.find(from), from.size(), to);
+    return file_error(s);
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {with("[switch 1:1, switch 2:2]", "[switch 1:1, switch 1:1]"),
+       "t.yaml:17: links[5]: a link from port sw1.p1 to itself; expected two different ports"},
+      {with("[switch 1:1, switch 2:2]", "[switch 1:1, switch 2:3]"),
+       "t.yaml:17: links[5]: port sw2.p3 does not exist (switch 2 has ports 0 .. 2)"},
+      {with("[switch 1:1, switch 2:2]", "[switch 1:1]"), "t.yaml:17: links[5]: expected [END, END]"},
+      {with("  - {id: 2, ports: 3}", "  - {id: 2, ports: 4}"), "t.yaml:4: switches[2]: port sw2.p3 is not connected"},
+      {with("  - {id: 3, ports: 1}", "  - {id: 3, ports: 2}"), "t.yaml:10: endpoints[3]: port ep3.p1 is not connected"},
+      {with("[endpoint 2:0, switch 2:0]", "[endpoint 2:0, switch 2:0, {latency_cycles: .nan}]"),
+       "t.yaml:14: links[2]: latency_cycles: '.nan': expected an integer 1 .. 1000000"},
+      {with("[endpoint 2:0, switch 2:0]", "[endpoint 2:0, switch 2:0, {gbytes_per_s: -1}]"),
+       "t.yaml:14: links[2]: gbytes_per_s: '-1': expected a number"},
+      {with("[endpoint 2:0, switch 2:0]", "[endpoint 2:0, switch 2:0, {gbytes_per_s: .inf}]"),
+       "t.yaml:14: links[2]: gbytes_per_s: '.inf': expected a number"},
+      {with("routing: shortest_path", "routing: [1, 2"), "t.yaml:"},
+  };
+  for (const auto& [got, want] : cases) {
+    EXPECT_EQ(got.rfind(want, 0), 0u) << got << "\nwant: " << want;
+    EXPECT_EQ(got.find('\n'), std::string::npos) << got;
+  }
+  // Unreachable endpoints: the routing line (the last line when the file has no routing key).
+  const std::string split =
+      "switches: [{id: 0, ports: 1}, {id: 1, ports: 1}]\nendpoints: [{id: 0, ports: 1}, {id: 1, ports: 1}]\n"
+      "links: [[endpoint 0:0, switch 0:0], [endpoint 1:0, switch 1:0]]\nrouting: shortest_path\n";
+  EXPECT_EQ(file_error(split).rfind("t.yaml:4: routing: switch 1 has no route to endpoint 0", 0), 0u) << file_error(split);
+}
+
+// n switches in a line, an endpoint at each end.
+std::string chain(int n) {
+  std::string s = "switches:\n";
+  for (int i = 0; i < n; ++i) s += "  - {id: " + std::to_string(i) + ", ports: 2}\n";
+  s += "endpoints:\n  - {id: 0, ports: 1}\n  - {id: 1, ports: 1}\nlinks:\n  - [endpoint 0:0, switch 0:0]\n";
+  s += "  - [endpoint 1:0, switch " + std::to_string(n - 1) + ":1]\n";
+  for (int i = 0; i + 1 < n; ++i) s += "  - [switch " + std::to_string(i) + ":1, switch " + std::to_string(i + 1) + ":0]\n";
+  return s + "routing: shortest_path\n";
+}
+
+TEST(Topology, FileLimitsBoundSwitchesEndpointsRouteSetsAndRouteLength) {
+  TopologyParams p;
+  p.kind = TopologyKind::kFile;
+  p.file = "t.yaml";
+  p.file_text = chain(64);
+  const Topology t = build_topology(p, links());
+  EXPECT_EQ(measure_topology(t, kFlit).diameter, 64);
+  EXPECT_NE(file_error(chain(65)).find("routing: a route from switch 64 to endpoint 0 crosses 65 switches; expected at most 64"),
+            std::string::npos)
+      << file_error(chain(65));
+  EXPECT_EQ(file_error(chain(4097)).rfind("t.yaml:2: switches: 4097 items: expected at most 4096", 0), 0u);
+  // 2,048 switches x 2,049 endpoints > 2^22 route sets.
+  std::string wide = "switches:\n";
+  for (int i = 0; i < 2048; ++i) wide += "  - {id: " + std::to_string(i) + ", ports: 1}\n";
+  wide += "endpoints:\n";
+  for (int i = 0; i < 2049; ++i) wide += "  - {id: " + std::to_string(i) + ", ports: 1}\n";
+  wide += "links: [[endpoint 0:0, switch 0:0]]\n";
+  EXPECT_NE(file_error(wide).find("2048 switches x 2049 endpoints: expected at most 4194304 route sets"), std::string::npos)
+      << file_error(wide);
 }
 
 TEST(Topology, DotNamesEverySwitchEndpointAndLink) {
