@@ -305,7 +305,7 @@ def _faults(rng: random.Random) -> list[str]:
 
 
 def _threads(rng: random.Random) -> list[str]:
-    n = rng.choice(["100000", "2147483647", "2147483648", "4294967296", "1000000000", "0", "-1", "65", "x", "1e9"])
+    n = rng.choice(["1024", "100000", "2147483647", "2147483648", "4294967296", "1000000000", "0", "-1", "65", "x", "1e9"])
     net = rng.choice([["--set", "topology.kind=planes", "--set", "topology.endpoints=4", "--set", "topology.planes=4"],
                       ["--set", "topology.kind=file", "--set", f"topology.file={_TOPOLOGIES / 'two_switch.yaml'}"], []])
     return RUN + net + ["--kernel", "plain", "--threads", n, "--out", "@OUT"]
