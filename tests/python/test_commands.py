@@ -35,7 +35,9 @@ def read_csv(path: Path) -> list[dict]:
 
 
 # ------------------------------------------------------------------ flag lists vs --help
-HELP_FLAG = re.compile(r"^\s+(?:-(\w),)?--([\w-]+)(?:\s+(TEXT|INT|UINT|FLOAT)\b)?")
+# A value's type as --help prints it: TEXT, INT, UINT, FLOAT, or a numeric flag's range
+# (app/numeric_flags.h): `INT in [1 - 1024]`, `INT,... in [..]`, `SIZE in [..]`, `auto|SIZE in [..]`.
+HELP_FLAG = re.compile(r"^\s+(?:-(\w),)?--([\w-]+)(?:\s+((?:auto\|)?(?:TEXT|INT|UINT|FLOAT|SIZE))\b)?")
 
 
 def help_flags(upswitch, command: str) -> tuple[dict, list]:
