@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "coll/protocol.h"
 #include "tl/reduce_alu.h"
 
 namespace upswitch::coll {
@@ -43,6 +44,8 @@ struct CollectiveSpec {
   // Switch algorithm: slices a rank has in flight; slice j's load-reduce waits for slice j-window's,
   // so each slice's multicast store is issued between them (NCCL runs the two phases concurrently).
   int window = 4;
+  // Ring and chain algorithms; the runner takes it from coll.protocol (oneshot and switch: simple).
+  Protocol protocol = Protocol::kSimple;
 };
 
 // The slice an algorithm pipelines in when the spec leaves it at 0. Ring: an eighth of a rank's

@@ -10,8 +10,9 @@
 namespace upswitch::coll {
 namespace {
 
-// ready_ codes: what to do, in the top two bits, and a global op or run id below.
-constexpr uint32_t kStartOp = 0, kSendFlag = 1U << 30, kStartRun = 2U << 30, kSubmit = 3U << 30, kKindMask = 3U << 30;
+// ready_ codes: what to do, in the top three bits, and a global op or run id below.
+constexpr uint32_t kStartOp = 0, kSendFlag = 1U << 29, kStartRun = 2U << 29, kSubmit = 3U << 29, kLand = 4U << 29,
+                   kKindMask = 7U << 29;
 constexpr uint64_t kFlagCookie = uint64_t{1} << 63;
 const uint8_t kFlagValue[8] = {1, 0, 0, 0, 0, 0, 0, 0};
 
@@ -39,6 +40,7 @@ int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start, const Orde
     throw std::invalid_argument("collective: the switch algorithm needs the reduction engine (reduce.enable)");
   CollectiveRun r;
   r.spec = spec;
+  r.spec.protocol = spec.algo == Algorithm::kRing ? f_.config().coll.protocol : Protocol::kSimple;
   uint64_t base = next_base_;
   if (order.reuse >= 0) {
     if (!precedes(order.reuse, order.after))
@@ -79,6 +81,17 @@ int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start, const Orde
     if (p.wait_flag >= 0)
       flag_waiter_[flag_base_.back() + static_cast<size_t>(p.rank) * static_cast<size_t>(r.layout.flag_count) +
                    static_cast<size_t>(p.wait_flag)] = static_cast<int>(first + k);
+  }
+  landing_.emplace_back();
+  if (r.spec.protocol != Protocol::kSimple) {
+    auto& by_rank = landing_.back();
+    by_rank.resize(spec.ranks.size());
+    for (size_t k = 0; k < r.plan.ops.size(); ++k) {
+      const PlanOp& p = r.plan.ops[k];
+      if (p.notify_peer >= 0 && p.bytes > 0)
+        by_rank[static_cast<size_t>(p.notify_peer)].push_back({p.remote, p.remote + p.bytes, first + static_cast<uint32_t>(k)});
+    }
+    for (auto& v : by_rank) std::sort(v.begin(), v.end(), [](const Landing& a, const Landing& b) { return a.begin < b.begin; });
   }
   runs_.push_back(std::move(r));
   run_deps_.push_back(0);
@@ -155,11 +168,14 @@ void CollectiveRunner::before_cycle(uint64_t t) {
       q.data = kFlagValue;
       q.client = this;
       q.cookie = kFlagCookie | static_cast<uint64_t>(ops_[id].run);
+      q.urgent = true;
       f_.endpoints().submit(r.spec.ranks[static_cast<size_t>(p.rank)], q, t);
       ++r.flags_sent;
       ++r.flags_by_rank[static_cast<size_t>(p.rank)];
     } else if ((code & kKindMask) == kSubmit) {
       submit_op(id, t);
+    } else if ((code & kKindMask) == kLand) {
+      flag_arrived(id, t);
     } else {
       start_op(id, t);
     }
@@ -176,6 +192,7 @@ void CollectiveRunner::start_run(int id, uint64_t t) {
   r.send_end.assign(r.spec.ranks.size(), t);
   r.recv_end.assign(r.spec.ranks.size(), t);
   if (on_run_start) on_run_start(id, t);
+  if (r.spec.protocol != Protocol::kSimple) line_runs_.push_back(id);
   if (r.spec.algo == Algorithm::kSwitch) {
     // A group is the communicator's multicast object: a run that finds none free is a
     // configuration the callers refuse up front where they can (workloads, traces).
@@ -204,6 +221,7 @@ void CollectiveRunner::finish_run(CollectiveRun& r, uint64_t t) {
   if (r.group >= 0) f_.endpoints().release_group(r.group);
   --active_;
   const auto id = static_cast<size_t>(&r - runs_.data());
+  line_runs_.erase(std::remove(line_runs_.begin(), line_runs_.end(), static_cast<int>(id)), line_runs_.end());
   for (int next : run_successors_[id]) {
     const auto n = static_cast<size_t>(next);
     run_ready_[n] = std::max(run_ready_[n], t + run_delay_[n]);
@@ -258,6 +276,11 @@ void CollectiveRunner::submit_op(uint32_t g, uint64_t t) {
     q.local_dst = p.local;
   q.client = this;
   q.cookie = g;
+  const int store = f_.config().coll.store_bytes;
+  const Line line = protocol_line(r.spec.protocol);
+  q.max_request = static_cast<uint16_t>(r.spec.protocol == Protocol::kLl ? store / 2 : store);
+  q.line_bytes = line.bytes;
+  q.line_data = line.data;
   f_.endpoints().submit(r.spec.ranks[static_cast<size_t>(p.rank)], q, t);
 }
 
@@ -289,7 +312,12 @@ void CollectiveRunner::complete_op(uint32_t g, uint64_t t) {
       recv = std::max(recv, t);
     }
   }
-  if (p.notify_peer >= 0) ready_.emplace_back(t + 1, kSendFlag | g);
+  if (p.notify_peer >= 0) {
+    if (r.spec.protocol == Protocol::kSimple)
+      ready_.emplace_back(t + 1, kSendFlag | g);
+    else if (p.bytes == 0)  // an empty slice: its line (flag only) lands a hop later
+      flag_arrived(g, t + 1);
+  }
   for (uint32_t next : successors_[g]) satisfy(next, t);
   if (++r.ops_done == r.plan.ops.size()) finish_run(r, t);
 }
@@ -298,8 +326,46 @@ void CollectiveRunner::satisfy(uint32_t g, uint64_t t) {
   if (--ops_[g].deps == 0) ready_.emplace_back(t + 1, kStartOp | g);
 }
 
+// The flag that `sender_op` sets at its notify_peer has arrived: its waiter may go.
+void CollectiveRunner::flag_arrived(uint32_t g, uint64_t t) {
+  const CollectiveRun& r = run_of(g);
+  const PlanOp& p = plan_op(g);
+  const auto id = static_cast<size_t>(ops_[g].run);
+  const int w = flag_waiter_[flag_base_[id] + static_cast<size_t>(p.notify_peer) * static_cast<size_t>(r.layout.flag_count) +
+                             static_cast<size_t>(p.notify_flag)];
+  if (w < 0) throw std::logic_error("collective: a flag nobody waits for");
+  if (t <= now_)
+    satisfy(static_cast<uint32_t>(w), t);
+  else
+    ready_.emplace_back(t, kLand | g);
+}
+
+// LL, LL128: data of run `run` executed at its rank `rank`; the slice whose last line this is
+// has landed, flag and all.
+void CollectiveRunner::landed(int run, int rank, uint64_t off, uint64_t len) {
+  const auto& v = landing_[static_cast<size_t>(run)][static_cast<size_t>(rank)];
+  auto it = std::upper_bound(v.begin(), v.end(), off, [](uint64_t o, const Landing& l) { return o < l.begin; });
+  if (it == v.begin()) return;  // not a slice's data
+  --it;
+  if (off + len > it->end) return;
+  OpState& s = ops_[it->op];
+  s.landed += len;
+  if (s.landed == it->end - it->begin) flag_arrived(it->op, now_);
+}
+
 void CollectiveRunner::executed(int completer, const tl::Message& m, const uint8_t* before) {
   if (inner_) inner_->executed(completer, m, before);
+  if (!line_runs_.empty() && (m.op == tl::Opcode::kWrite || m.op == tl::Opcode::kWriteFull) && !m.mc) {
+    const uint64_t off = m.addr - f_.endpoints().address_map().window_base(completer);
+    for (int id : line_runs_) {
+      const CollectiveRun& r = runs_[static_cast<size_t>(id)];
+      if (off < r.region_begin || off >= r.region_end) continue;
+      const auto it = std::find(r.spec.ranks.begin(), r.spec.ranks.end(), completer);
+      if (it == r.spec.ranks.end()) continue;
+      landed(id, static_cast<int>(it - r.spec.ranks.begin()), off, m.len);
+      return;
+    }
+  }
   if (m.op != tl::Opcode::kWrite || m.len != 8) return;
   const tl::AddressMap& map = f_.endpoints().address_map();
   const uint64_t off = m.addr - map.window_base(completer);

@@ -80,7 +80,15 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   struct OpState {
     int run = 0, op = 0;
     int deps = 0;
+    uint64_t landed = 0;  // LL, LL128: data bytes executed at the receiver so far
   };
+  // LL, LL128: where a slice lands in its receiver's memory [begin, end), and its op.
+  struct Landing {
+    uint64_t begin = 0, end = 0;
+    uint32_t op = 0;
+  };
+  void landed(int run, int rank, uint64_t off, uint64_t len);
+  void flag_arrived(uint32_t sender_op, uint64_t t);
   // The run and the plan entry of a global op.
   CollectiveRun& run_of(uint32_t global) { return runs_[static_cast<size_t>(ops_[global].run)]; }
   const PlanOp& plan_op(uint32_t global) const {
@@ -114,6 +122,10 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   uint64_t next_base_ = 0, now_ = 0;
   std::vector<uint8_t> fold_a_, fold_b_;  // scratch for folds
   int active_ = 0;
+  // LL, LL128: per run, per receiving rank, the slices that land there, by offset; and the
+  // running runs that use lines (executed() looks only at them).
+  std::vector<std::vector<std::vector<Landing>>> landing_;
+  std::vector<int> line_runs_;
 };
 
 // A completed collective whose transfers were not all answered: a completion timeout shorter

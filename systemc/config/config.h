@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "coll/protocol.h"
 #include "core/dl_params.h"
 #include "core/fault_params.h"
 #include "core/switch_params.h"
@@ -53,6 +54,7 @@ struct Config {
   std::string packet_mix_text;  // traffic.packet_mix as written; parsed into traffic.packet_mix
   traffic::MeasureParams measure;
   endpoint::AccelParams accel;        // accel.* and tl.*
+  coll::CollParams coll;              // coll.*
   std::string atomic_ops_text;        // accel.atomic_ops as written
   endpoint::TxnWorkload txn;          // txn.*
   std::string txn_mix_text, txn_sizes_text;  // txn.mix, txn.sizes as written

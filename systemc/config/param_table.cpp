@@ -232,6 +232,17 @@ std::vector<ParamSpec> build_table() {
                          "Strict Ordering Mode (facts 1.5): every request travels on VC 0, so all requests of a "
                          "(source, destination) pair stay in order; otherwise requests are spread over the VCs by "
                          "256 B region and only those to one region stay ordered."));
+  // --- collectives (doc/nccl.md)
+  t.push_back(enum_param("coll.protocol", [](Config& c) -> coll::Protocol& { return c.coll.protocol; },
+                         {"simple", "ll128", "ll"}, "simple",
+                         "How ring and chain collectives synchronise (NCCL's protocols, doc/nccl.md): simple writes a "
+                         "slice, waits for its acknowledgement, then writes an 8 B flag; ll128 sends 120 B of data and "
+                         "an 8 B flag in every 128 B line and ll 8 B of data and 8 B of flag in every 16 B, so the "
+                         "receiver goes on as soon as the data lands. oneshot and switch algorithms use simple."));
+  t.push_back(int_param("coll.store_bytes", [](Config& c) -> int& { return c.coll.store_bytes; }, 256, 64, 256, "B",
+                        "The largest write a GPU issues for a collective, a multiple of 64: NVIDIA SMs write at most "
+                        "128 B per NVLink request, copy engines 256 B (facts 2.5, [N11b]); 256 = the UALink limit. "
+                        "ll requests carry half of it as data."));
   // --- reduction engine
   t.push_back(bool_param("reduce.enable", [](Config& c) -> bool& { return c.accel.reduce.enable; }, true,
                          "The switch's reduction engine (NVLS-style multicast store, load-reduce and reduce at the "

@@ -168,6 +168,8 @@ void check_ports(const char* key, const std::vector<int>& list, int ports) {
 
 void validate(Config& c) {
   c.sw.allocator = core::allocator_names()[static_cast<size_t>(c.allocator_index)];
+  if (c.coll.store_bytes % 64 != 0)
+    fail("coll.store_bytes = " + std::to_string(c.coll.store_bytes) + ": expected 64, 128, 192 or 256");
   resolve_topology(c);
   // The traffic keys name endpoints: one per port on one switch, the topology's otherwise.
   const int n = c.endpoints();

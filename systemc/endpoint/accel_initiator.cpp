@@ -151,7 +151,8 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
   Transfer& tr = transfers_[th];
   const uint64_t offset = tr.issued_bytes;
   const uint64_t addr = tr.req.addr + offset;
-  const uint64_t to_boundary = tl::kMaxRequestBytes - addr % tl::kMaxRequestBytes;
+  const uint64_t unit = tr.req.max_request ? tr.req.max_request : tl::kMaxRequestBytes;
+  const uint64_t to_boundary = unit - addr % unit;
   const int len = static_cast<int>(std::min<uint64_t>(tr.req.bytes - offset, to_boundary));
 
   const uint16_t tag = port.free_tags.back();
@@ -170,6 +171,7 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
   m.rtype = tr.req.rtype;
   m.rop = tr.req.rop;
   fill_request(tr, m, offset, len);
+  if (tr.req.line_data) m.flag_halves = line_flag_halves(tr.req, offset, static_cast<uint64_t>(len));
   port.tag_msg[tag] = h;
 
   if (tr.outstanding == 0 && offset == 0) tr.first_issue = t;
@@ -180,6 +182,7 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
   if (tr.issued_bytes >= tr.req.bytes) {
     tr.all_issued = true;
     port.transfers.pop();
+    if (tr.req.urgent) --port.urgent;
   }
   ++result_.requests_issued;
 
@@ -208,6 +211,15 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
   m.compressed = ap_.compression && tl::compressible(m) && ports_[out].cache.access(addr);
   enqueue(out, lane_of(0, m.vc), h);
   if (ap_.completion_timeout_cycles) port.timer.arm(tag, t + ap_.completion_timeout_cycles);
+}
+
+// The flag half-flits of the request carrying data [offset, offset + len) of a transfer with
+// protocol lines: the flags of the transfer's whole lines up to its end, in 32 B units rounded
+// up, less those of the requests before it, so the transfer's wire bytes are exact overall.
+uint8_t AcceleratorEndpoints::line_flag_halves(const TransferRequest& r, uint64_t offset, uint64_t len) {
+  const uint64_t flag = r.line_bytes - r.line_data;
+  const auto halves = [&](uint64_t bytes) { return ((bytes + r.line_data - 1) / r.line_data * flag + 31) / 32; };
+  return static_cast<uint8_t>(halves(offset + len) - halves(offset));
 }
 
 // The request's bytes: enables, write data or atomic operands, CAS compare values.

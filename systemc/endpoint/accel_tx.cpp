@@ -23,7 +23,7 @@ AcceleratorEndpoints::Queued AcceleratorEndpoints::queued_of(const tl::Message& 
   Queued q;
   q.dst = m.response ? m.src : m.dst;  // a request goes to its completer, a response back
   q.sectors = static_cast<uint8_t>(tl::header_sectors(m));
-  q.halves = static_cast<uint8_t>(tl::data_halves(m));
+  q.halves = static_cast<uint8_t>(tl::data_halves(m) + m.flag_halves);
   q.payload = tl::carries_payload(m) ? m.len : 0;
   q.vc = m.vc;
   return q;

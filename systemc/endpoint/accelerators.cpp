@@ -239,9 +239,13 @@ void AcceleratorEndpoints::submit(int p, const TransferRequest& r, uint64_t t) {
   tr.created = t;
   tr.port = p;
   tr.measured = phase_ == Phase::kExternal || in_window(t);
-  nodes_[static_cast<size_t>(p)].transfers.push(h);
+  Node& node = nodes_[static_cast<size_t>(p)];
+  if (r.urgent)
+    node.transfers.insert(node.urgent++, h);
+  else
+    node.transfers.push(h);
   node_has_work(p);
-  nodes_[static_cast<size_t>(p)].backlog_bytes += r.bytes;
+  node.backlog_bytes += r.bytes;
   backlog_total_ += r.bytes;
   ++transfers_in_flight_;
   ++result_.transfers_created;

@@ -293,6 +293,7 @@ class AcceleratorEndpoints {
   struct Node {
     int first_port = 0, nports = 1;
     Ring<uint32_t> transfers;  // submitted, not yet fully issued
+    uint32_t urgent = 0;       // of them, the urgent ones (TransferRequest::urgent), at the front
     uint64_t next_issue = 0;
     uint32_t port_rr = 0;      // endpoint.port_select = round_robin / least_loaded ties
     std::vector<uint16_t> free_tags;
@@ -336,6 +337,7 @@ class AcceleratorEndpoints {
   int address_port(const Node& node, uint64_t addr) const;
   int region_vc(int nports, uint64_t addr) const;
   void fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len);
+  static uint8_t line_flag_halves(const TransferRequest& r, uint64_t offset, uint64_t len);
   void complete_request(int p, uint32_t h, uint64_t t);
   void finish_transfer(uint32_t tr, uint64_t t);
   // accel_completer.cpp

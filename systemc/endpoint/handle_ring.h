@@ -20,6 +20,13 @@ class Ring {
     buf_[(head_ + count_) & (buf_.size() - 1)] = v;
     ++count_;
   }
+  // Inserts v before element k (k = size(): at the back); the others keep their order.
+  void insert(size_t k, const T& v) {
+    push(v);
+    const size_t mask = buf_.size() - 1;
+    for (size_t j = count_ - 1; j > k; --j) buf_[(head_ + j) & mask] = buf_[(head_ + j - 1) & mask];
+    buf_[(head_ + k) & mask] = v;
+  }
   // Removes and returns element k (0 = front); the elements before it keep their order.
   T take(size_t k) {
     const size_t mask = buf_.size() - 1;

@@ -40,6 +40,15 @@ struct TransferRequest {
   uint64_t local_src = kNoOffset, local_dst = kNoOffset;
   TransferClient* client = nullptr;
   uint64_t cookie = 0;
+  // Issued before the transfers already waiting at its endpoint (after earlier urgent ones): a
+  // collective's synchronisation flag, which the GPU stores as soon as the data it guards is
+  // complete, not behind the data its copy queue still holds (doc/nccl.md).
+  bool urgent = false;
+  // Collectives: requests carry at most this much data (a GPU's largest store; 0 = 256 B) and
+  // never cross a multiple of it; with protocol lines (line_bytes > line_data > 0), every
+  // line_data bytes of data take line_bytes on the wire (coll/protocol.h).
+  uint16_t max_request = 0;
+  uint16_t line_bytes = 0, line_data = 0;
 };
 
 struct Transfer {

@@ -46,6 +46,9 @@ struct alignas(64) Message {
   uint16_t dst = 0;         // completer endpoint id
   uint16_t tag = 0;         // initiator's tag
   uint16_t len = 0;         // bytes, 4 .. 256, a multiple of 4
+  // A write's protocol flags beyond its data, in data half-flits (32 B): a collective protocol's
+  // lines (coll/protocol.h) put flags beside the data on the wire; memory sees only the data.
+  uint8_t flag_halves = 0;
   uint64_t addr = 0;
   uint64_t issued = 0;      // cycle the request was issued (took its tag)
   uint64_t executed = 0;    // cycle the completer executed it (scoreboards)
@@ -65,6 +68,7 @@ struct alignas(64) Message {
     rop = RedOp::kSum;
     vc = port = 0;
     src = dst = tag = len = 0;
+    flag_halves = 0;
     addr = issued = executed = 0;
     transfer = 0;
     byte_enable.fill(0);

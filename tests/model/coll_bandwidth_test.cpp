@@ -121,7 +121,9 @@ TEST(CollBandwidth, InSwitchOverRingAtEightRanksStaysBelowTheIdeal) {
 // ring's permutation at ~96%, which holds the ratio at ~1.2x. Run the core twice as fast as its
 // links (3.2 GHz against the same 98.1 GB/s: the crossbar, the reduction engine and the endpoints'
 // issue logic all at twice the rate) and the in-switch algorithm approaches the ideal: at least
-// 1.5x the ring at 8 ranks (97% of 1.556). Crossbar speedup alone (switch.speedup = 2) gives about
+// 1.45x the ring at 8 ranks (93% of 1.556; measured 128.2 against 86.9 GB/s = 1.475x. It was above
+// 1.5x while the ring's flags waited behind its own data; since they go first, doc/nccl.md, the
+// ring reaches 0.885 of the port rate here). Crossbar speedup alone (switch.speedup = 2) gives about
 // 1.3x (doc/reduction.md): the engine and the endpoints bind next.
 TEST(CollBandwidth, WithTwiceTheCoreClockInSwitchApproachesTheIdealAtEightRanks) {
   const config::Config cfg = make_txn_config({{"switch.ports", "8"}, {"switch.clock_ghz", "3.2"}});
@@ -133,7 +135,7 @@ TEST(CollBandwidth, WithTwiceTheCoreClockInSwitchApproachesTheIdealAtEightRanks)
     bw[static_cast<int>(a)] = busbw_gbs(o, s);
   }
   const double ideal = 2.0 * 7 / 9;
-  EXPECT_GE(bw[2] / bw[0], 1.5) << "switch " << bw[2] << " GB/s, ring " << bw[0] << " GB/s";
+  EXPECT_GE(bw[2] / bw[0], 1.45) << "switch " << bw[2] << " GB/s, ring " << bw[0] << " GB/s";
   EXPECT_LT(bw[2] / bw[0], ideal);
 }
 

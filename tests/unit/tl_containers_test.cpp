@@ -308,5 +308,33 @@ TEST(TlContainers, RingRandomAgainstDeque) {
   }
 }
 
+// insert(k, v) (urgent transfers go before waiting ones) against std::deque::insert, with wraps
+// and growth, mixed with take(k).
+TEST(TlContainers, RingInsertAndTakeAgainstDeque) {
+  std::mt19937_64 rng(5);
+  endpoint::Ring<uint64_t> r;
+  std::deque<uint64_t> ref;
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t op = rng() % 100;
+    if (ref.empty() || op < 40) {
+      const size_t k = static_cast<size_t>(rng() % (ref.size() + 1));
+      const uint64_t v = rng();
+      r.insert(k, v);
+      ref.insert(ref.begin() + static_cast<std::ptrdiff_t>(k), v);
+    } else if (op < 70) {
+      ASSERT_EQ(r.pop(), ref.front()) << i;
+      ref.pop_front();
+    } else {
+      const size_t k = static_cast<size_t>(rng() % ref.size());
+      ASSERT_EQ(r.take(k), ref[k]) << i;
+      ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    ASSERT_EQ(r.size(), ref.size());
+    if (i % 499 == 0) {
+      for (size_t k = 0; k < ref.size(); ++k) ASSERT_EQ(r.at(k), ref[k]) << i << " at " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace upswitch::tl
