@@ -67,6 +67,15 @@ top::CollTableOptions coll_table_options(const CollCliOptions& o) {
         bad("--algo '" + o.algos + "': expected all or a comma-separated list of ring, oneshot, switch");
       t.algos.push_back(a);
     }
+  if (!o.protocols.empty()) {
+    const std::string list = o.protocols == "all" ? "simple,ll128,ll" : o.protocols;
+    for (const std::string& s : split_list(list)) {
+      coll::Protocol p;
+      if (!coll::parse_protocol(s, p))
+        bad("--protocol '" + o.protocols + "': expected all or a comma-separated list of simple, ll128, ll");
+      t.protocols.push_back(p);
+    }
+  }
   std::string perr;
   if (!top::parse_placement(o.placement, t.placement, perr)) bad("--placement '" + o.placement + "': " + perr);
   const bool list = t.placement.kind == top::Placement::Kind::kList;
@@ -128,6 +137,9 @@ CLI::App* add_coll_command(CLI::App& app) {
   add_config_options(cmd, opt->config_file, opt->preset, opt->sets, nullptr, "reduce.contexts=64");
   cmd->add_option("--out", opt->out_dir, "Write coll.csv and coll.json here");
   add_coll_selection_options(cmd, *opt);
+  cmd->add_option("--protocol", opt->protocols,
+                  "The ring's protocol: all, or a comma-separated list of simple, ll128, ll, one row set each (default: "
+                  "the configuration's coll.protocol; oneshot and switch rows use simple; doc/nccl.md)");
   cmd->add_option("--op", opt->op, "Reduction: sum (default), min, max, and, or, xor");
   byte_size(cmd->add_option("--slice-bytes", opt->slice_bytes,
                             "Pipelining slice: auto (default: ring chunk/8 in 4K..64K, switch 8K) or a size, a multiple of 256"),

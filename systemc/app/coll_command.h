@@ -19,6 +19,7 @@ struct CollCliOptions {
   std::string out_dir;
   std::string colls = "all_reduce";
   std::string algos = "all";
+  std::string protocols;  // empty: the configuration's coll.protocol
   std::string ranks = "8";
   bool ranks_given = false;  // --ranks on the command line (a --placement list sets the size otherwise)
   std::string placement = "packed";

@@ -32,11 +32,18 @@ std::vector<coll::Algorithm> algos_for(const CollTableOptions& opt, coll::Collec
   return out;
 }
 
+// The protocols the rows of algorithm a run: the ring's as asked, the others' simple.
+std::vector<coll::Protocol> protocols_for(const config::Config& cfg, const CollTableOptions& opt, coll::Algorithm a) {
+  if (a != coll::Algorithm::kRing) return {coll::Protocol::kSimple};
+  return opt.protocols.empty() ? std::vector<coll::Protocol>{cfg.coll.protocol} : opt.protocols;
+}
+
 coll::CollectiveSpec spec_for(const CollTableOptions& opt, coll::Collective c, coll::Algorithm a,
-                              const std::vector<int>& ranks, uint64_t bytes) {
+                              const std::vector<int>& ranks, uint64_t bytes, coll::Protocol p = coll::Protocol::kSimple) {
   coll::CollectiveSpec s;
   s.coll = c;
   s.algo = a;
+  s.protocol = p;
   s.ranks = ranks;
   s.bytes = bytes;
   s.type = opt.type;
@@ -87,6 +94,8 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
     fail("--step-factor " + std::to_string(opt.step_factor) + ": expected 2 .. 1024");
   if (opt.slice_bytes % 256 || opt.slice_bytes > (uint64_t{1} << 30))
     fail("--slice-bytes " + std::to_string(opt.slice_bytes) + ": expected auto or a multiple of 256 B, at most 1 GiB");
+  if (const coll::Protocol* p = first_repeat(opt.protocols))
+    fail(std::string("--protocol: ") + coll::protocol_name(*p) + " listed twice");
   if (const int* n = first_repeat(opt.group_sizes)) fail("--ranks: " + std::to_string(*n) + " listed twice");
   if (const coll::Collective* c = first_repeat(opt.colls))
     fail(std::string("--coll: ") + coll::collective_name(*c) + " listed twice");
@@ -137,8 +146,10 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
          " B of each rank's memory; accel.memory_bytes = " + std::to_string(cfg.accel.memory_bytes));
 }
 
-CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads,
+CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveSpec& spec, bool check, int threads,
                            bool optional) {
+  config::Config cfg = cfg_in;
+  cfg.coll.protocol = spec.protocol;  // the runner takes the ring's protocol from coll.protocol
   TxnFabric f(cfg, false);
   try {
     // Where the split pays (doc/performance.md, "Parallel execution", twelfth pass): the in-switch
@@ -168,6 +179,7 @@ CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec
   CollRow row;
   row.coll = spec.coll;
   row.algo = spec.algo;
+  row.protocol = runner.get(id).spec.protocol;
   row.ranks = static_cast<int>(spec.ranks.size());
   row.endpoints = spec.ranks;
   row.bytes = spec.bytes;
@@ -212,10 +224,11 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
   std::vector<coll::CollectiveSpec> specs;
   for (coll::Collective c : opt.colls)
     for (coll::Algorithm a : algos_for(opt, c))
-      for (int n : opt.group_sizes) {
-        const std::vector<int> ranks = group_ranks(cfg, opt, n);
-        for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, ranks, b));
-      }
+      for (coll::Protocol p : protocols_for(cfg, opt, a))
+        for (int n : opt.group_sizes) {
+          const std::vector<int> ranks = group_ranks(cfg, opt, n);
+          for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, ranks, b, p));
+        }
   t.rows.resize(specs.size());
   const int threads = threads_per_point(opt, specs.size());
   t.interrupted = measure_rows(
@@ -250,8 +263,8 @@ std::string coll_text(const CollTable& t) {
   size_t i = 0;
   while (i < t.rows.size()) {
     const CollRow& first = t.rows[i];
-    o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo) << ", "
-      << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
+    o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo)
+      << ", protocol " << coll::protocol_name(first.protocol) << ", " << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
       << endpoint_list(first.endpoints) << "\n";
     std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s\n", "size", "count", "type", "redop", "time",
                   "algbw", "busbw", "#wrong");
@@ -262,7 +275,7 @@ std::string coll_text(const CollTable& t) {
     double sum = 0;
     int count = 0;
     for (; i < t.rows.size() && t.rows[i].coll == first.coll && t.rows[i].algo == first.algo &&
-           t.rows[i].ranks == first.ranks;
+           t.rows[i].protocol == first.protocol && t.rows[i].ranks == first.ranks;
          ++i) {
       const CollRow& r = t.rows[i];
       const std::string wrong = r.wrong < 0 ? "N/A" : std::to_string(r.wrong);
@@ -282,12 +295,12 @@ std::string coll_text(const CollTable& t) {
 
 std::string coll_csv(const CollTable& t) {
   std::ostringstream o;
-  o << "collective,algorithm,ranks,bytes,count,type,op,cycles,time_us,algbw_gbytes_per_s,busbw_gbytes_per_s,wrong,"
+  o << "collective,algorithm,protocol,ranks,bytes,count,type,op,cycles,time_us,algbw_gbytes_per_s,busbw_gbytes_per_s,wrong,"
        "tx_bytes_per_rank,rx_bytes_per_rank,placement,endpoints\n";
   char line[512];
   for (const CollRow& r : t.rows) {
-    std::snprintf(line, sizeof line, "%s,%s,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f",
-                  coll::collective_name(r.coll), coll::algorithm_name(r.algo), r.ranks,
+    std::snprintf(line, sizeof line, "%s,%s,%s,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f",
+                  coll::collective_name(r.coll), coll::algorithm_name(r.algo), coll::protocol_name(r.protocol), r.ranks,
                   static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count),
                   tl::red_type_name(t.opt.type), coll::reduces(r.coll) ? tl::red_op_name(t.opt.op) : "none",
                   static_cast<unsigned long long>(r.cycles), r.time_us, r.algbw, r.busbw, static_cast<long long>(r.wrong),
@@ -322,6 +335,7 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
   for (const CollRow& r : t.rows)
     rows.push_back({{"collective", coll::collective_name(r.coll)},
                     {"algorithm", coll::algorithm_name(r.algo)},
+                    {"protocol", coll::protocol_name(r.protocol)},
                     {"ranks", r.ranks},
                     {"placement", placement_name(t.opt.placement)},
                     {"endpoints", r.endpoints},

@@ -20,6 +20,7 @@ namespace upswitch::top {
 struct CollTableOptions {
   std::vector<coll::Collective> colls = {coll::Collective::kAllReduce};
   std::vector<coll::Algorithm> algos;  // empty: every algorithm that applies
+  std::vector<coll::Protocol> protocols;  // the ring's; empty: the configuration's coll.protocol
   std::vector<int> group_sizes = {8};
   Placement placement;  // which endpoints a group of n ranks takes (top/placement.h)
   tl::RedType type = tl::RedType::kF32;
@@ -39,6 +40,7 @@ struct CollTableOptions {
 struct CollRow {
   coll::Collective coll;
   coll::Algorithm algo;
+  coll::Protocol protocol = coll::Protocol::kSimple;  // as run: oneshot and switch use simple
   int ranks = 0;
   uint64_t bytes = 0, count = 0;
   uint64_t cycles = 0;

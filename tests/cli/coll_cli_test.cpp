@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -20,13 +21,13 @@ TEST(CollCli, WritesTheTableAsTextCsvAndJson) {
   const Result r = run("coll --ranks 2,3 -b 1K -e 4K -f 4 --type bf16 --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   // nccl-tests' layout: a section per collective, algorithm and group, the size column first.
-  EXPECT_NE(r.out.find("# all_reduce, algorithm switch, 3 ranks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# all_reduce, algorithm switch, protocol simple, 3 ranks"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("busbw"), std::string::npos);
   EXPECT_NE(r.out.find("# Avg bus bandwidth"), std::string::npos);
   // 3 algorithms x 2 group sizes x 2 sizes (1K, 4K).
   const std::string csv = slurp(out / "coll.csv");
   EXPECT_EQ(lines(csv), 1 + 12) << csv;
-  EXPECT_EQ(csv.rfind("collective,algorithm,ranks,bytes,", 0), 0u) << csv;
+  EXPECT_EQ(csv.rfind("collective,algorithm,protocol,ranks,bytes,", 0), 0u) << csv;
   const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
   EXPECT_EQ(j["meta"]["type"], "bf16");
   EXPECT_EQ(j["meta"]["slice_bytes"], "auto");
@@ -57,6 +58,62 @@ TEST(CollCli, WithoutTheEngineAllMeansRingAndOneShot) {
   EXPECT_NE(bad.err.find("reduce.enable"), std::string::npos) << bad.err;
 }
 
+// --protocol: one row set per protocol for the ring, each exact; oneshot and switch run simple.
+// LL puts 8 B of flag beside every 8 B of data, so at a size where the links are the limit its
+// ring takes at least 1.8x as long as with LL128: a 256 B request carries 128 B of data with LL,
+// 256 B of data and 32 B of flags (128 B lines of 120 B) with LL128, so (128+128)/128 against
+// (256+32)/256 = 1.78 on the data half-flits alone. Each LL request also brings its own header
+// and acknowledgement for half the data, which measures as 2.5-2.65x (doc/nccl.md); at most 3x.
+TEST(CollCli, ProtocolsAreRowsOfTheRingAndExact) {
+  const fs::path out = scratch("coll_proto");
+  const Result r = run("coll --coll all_reduce,all_gather,broadcast --ranks 4 -b 4K -e 4M -f 1024 --protocol all "
+                       "--quiet --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+  std::map<std::string, double> us;  // collective/algorithm/protocol/bytes -> time
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["wrong"], 0) << row.dump();
+    const std::string algo = row["algorithm"], proto = row["protocol"];
+    if (algo != "ring") {
+      EXPECT_EQ(proto, "simple") << row.dump();
+    }
+    us[row["collective"].get<std::string>() + "/" + algo + "/" + proto + "/" + std::to_string(row["bytes"].get<uint64_t>())] =
+        row["time_us"].get<double>();
+  }
+  for (const char* c : {"all_reduce", "all_gather", "broadcast"}) {
+    for (const char* p : {"simple", "ll128", "ll"}) ASSERT_EQ(us.count(std::string(c) + "/ring/" + p + "/4096"), 1u) << c << p;
+  }
+  for (const char* c : {"all_reduce", "all_gather", "broadcast"}) {
+    const std::string k = std::string(c) + "/ring/";
+    const double ll = us[k + "ll/4194304"], ll128 = us[k + "ll128/4194304"];
+    EXPECT_GT(ll / ll128, 1.78) << c;
+    EXPECT_LT(ll / ll128, 3.0) << c;
+    EXPECT_LT(us[k + "ll128/4096"], us[k + "simple/4096"]) << c;  // small: no round trip per step
+  }
+  const std::string csv = slurp(out / "coll.csv");
+  EXPECT_NE(csv.find("\nall_gather,ring,ll128,4,"), std::string::npos) << csv;
+}
+
+// Line protocols on networks of switches: the landing count follows each slice over planes (a
+// rank's writes spread over its ports), two tiers and a topology file, and every result is exact.
+TEST(CollCli, ProtocolsAreExactOnNetworks) {
+  const std::string topologies = std::string(UPSWITCH_SOURCE_DIR) + "/configs/topologies/";
+  const std::string nets[] = {
+      "--set topology.kind=planes --set topology.endpoints=8 --set topology.planes=2 --ranks 8",
+      "--set topology.kind=two_tier --set topology.leaves=2 --set topology.endpoints_per_leaf=3 --set topology.spines=2 "
+      "--set topology.uplinks_per_leaf=2 --ranks 6",
+      "--set topology.kind=file --set topology.file=" + topologies + "small_clos.yaml --ranks 4"};
+  for (const std::string& net : nets) {
+    const fs::path out = scratch("coll_proto_net");
+    const Result r = run("coll --coll all_reduce,reduce_scatter,all_gather,broadcast --algo ring --protocol ll128,ll "
+                         "-b 1K -e 256K -f 256 --quiet --out " + out.string() + " " + net);
+    ASSERT_EQ(r.status, 0) << net << "\n" << r.err;
+    const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+    ASSERT_EQ(j["rows"].size(), 4u * 2u * 2u) << net;
+    for (const auto& row : j["rows"]) EXPECT_EQ(row["wrong"], 0) << net << " " << row.dump();
+  }
+}
+
 TEST(CollCli, BadInputIsOneLineExitTwoAndNothingWritten) {
   const BadInput cases[] = {
       {"coll --ranks 0", "--ranks 0"},
@@ -78,6 +135,11 @@ TEST(CollCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"coll --set reduce.contexts=0", "reduce.contexts"},
       {"coll --coll all_to_all --algo ring", "all_to_all is oneshot only"},
       {"coll --jobs x", "--jobs"},
+      {"coll --protocol ll64", "--protocol 'll64': expected all or a comma-separated list of simple, ll128, ll"},
+      {"coll --protocol ll,ll", "--protocol: ll listed twice"},
+      {"coll --set coll.protocol=fast", "coll.protocol"},
+      {"coll --set coll.store_bytes=100", "coll.store_bytes = 100: expected 64, 128, 192 or 256"},
+      {"coll --set coll.store_bytes=512", "coll.store_bytes"},
   };
   for (const BadInput& b : cases) {
     const fs::path out = scratch("coll_bad_out");
