@@ -94,6 +94,24 @@ TEST(CollCli, ProtocolsAreRowsOfTheRingAndExact) {
   EXPECT_NE(csv.find("\nall_gather,ring,ll128,4,"), std::string::npos) << csv;
 }
 
+// Each protocol's per-step cost, by hand (doc/nccl.md "Per-step cost"): a ring step of Simple waits,
+// beyond LL128's landing of the slice, for the write's acknowledgement (the completer's memory
+// access, 192 + 1 cycles, and the response's trip through the switch, S(1) = 288 cycles) and then for
+// the flag's trip (S(1) = 288), plus a cycle to hand each over: 771 cycles. At 8 ranks and 4 KiB
+// per rank each of the 13 flagged steps of the all-reduce has one slice, so the two times differ by
+// 13 x 771 cycles; the model must agree within 10%.
+TEST(CollCli, SimpleStepCostsOneRoundTripAndAFlagMoreThanLl128) {
+  const fs::path out = scratch("coll_step");
+  const Result r = run("coll --ranks 8 -b 32K -e 32K --algo ring --protocol simple,ll128 --quiet --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+  ASSERT_EQ(j["rows"].size(), 2u);
+  const double simple = j["rows"][0]["cycles"].get<double>(), ll128 = j["rows"][1]["cycles"].get<double>();
+  ASSERT_EQ(j["rows"][1]["protocol"], "ll128");
+  const double per_step = (simple - ll128) / 13.0;
+  EXPECT_NEAR(per_step, 771.0, 77.1) << "simple " << simple << " ll128 " << ll128;
+}
+
 // Line protocols on networks of switches: the landing count follows each slice over planes (a
 // rank's writes spread over its ports), two tiers and a topology file, and every result is exact.
 TEST(CollCli, ProtocolsAreExactOnNetworks) {
