@@ -71,6 +71,28 @@ const std::vector<Preset>& presets() {
         {"topology.kind", "planes"},
         {"topology.endpoints", "72"},
         {"topology.planes", "18"}}},
+      {"dgx-h100",
+       "A DGX H100 node's NVLink domain: 8 H100 GPUs on 4 third-generation NVSwitch chips (64 NVLink4 ports each), "
+       "each GPU's 18 NVLink4 links spread 5+4+4+5 over the chips, so 4 planes of unequal width "
+       "(topology.plane_links; facts sheet sections 2.1, 2.2, 2.7; [N1][N3][N8]). 25 GB/s per link and direction "
+       "(2 lanes x 100 Gb/s), 450 GB/s per GPU; links carry 25 x 628/640 = 24.53125 GB/s of TL flits, 441.6 GB/s "
+       "per GPU: NVLink4 framing is not public (2.6), so the default's UALink DL efficiency is kept as in "
+       "nvl72-plane [estimate]. GPUs spread their traffic over their 18 links by address (256 B interleave "
+       "[estimate]) and each chip sends a destination's traffic out on the link at the same position as the one it "
+       "came in on (routing.multipath = input), so every link carries 1/18 of a GPU's traffic. An NVLS reduction "
+       "engine in every chip, its ALU sized to line rate: 4 lanes = 16 B per cycle per port, 64 x 25.6 GB/s = "
+       "410 G FP32 adds/s against the quoted 400 GFLOPS (2.2, [N12]) [estimate]. traffic.rate 0.125 offers about "
+       "half of each link. Clock, pipeline, link latency and buffers stay at the defaults: NVSwitch latency and "
+       "buffer sizes are not public (2.2, 2.6, [N17]).",
+       {{"switch.ports", "64"},
+        {"link.gbytes_per_s", "24.53125"},
+        {"reduce.alu_elems_per_cycle", "4"},
+        {"traffic.rate", "0.125"},
+        {"topology.kind", "planes"},
+        {"topology.endpoints", "8"},
+        {"topology.planes", "4"},
+        {"topology.plane_links", "[5,4,4,5]"},
+        {"routing.multipath", "input"}}},
       {"ualink-pod",
        "A UALink pod of 128 accelerators on 4 parallel switch planes of 128-port switches, one x4 port "
        "(4 x 200G, 98.125 GB/s of TL flits per direction, as ualink-x4) per accelerator per plane: 392.5 GB/s per "

@@ -34,6 +34,12 @@ void add_topology_params(std::vector<ParamSpec>& t) {
                         "planes, two_tier: independent copies of the fabric; every endpoint has ports on each."));
   t.push_back(int_param("topology.links_per_plane", [](Config& c) -> int& { return c.topo.links_per_plane; }, 1, 1, 64,
                         "links", "planes: ports of every endpoint on every plane (parallel links to one switch)."));
+  t.push_back(int_list_param("topology.plane_links", [](Config& c) -> std::vector<int>& { return c.topo.plane_links; },
+                             "[]", 1, 64,
+                             "planes: links of every endpoint on each plane, one entry per plane (DGX H100: [5,4,4,5], "
+                             "18 NVLinks over 4 NVSwitch chips); empty = topology.links_per_plane on every plane. "
+                             "Endpoint ports are numbered plane by plane. Pair it with routing.multipath = input so "
+                             "every link of a plane carries its share (doc/topology.md)."));
   t.push_back(int_param("topology.leaves", [](Config& c) -> int& { return c.topo.leaves; }, 0, 0, 1024, "switches",
                         "two_tier: leaf switches per plane."));
   t.push_back(int_param("topology.endpoints_per_leaf", [](Config& c) -> int& { return c.topo.endpoints_per_leaf; }, 0,
@@ -47,10 +53,13 @@ void add_topology_params(std::vector<ParamSpec>& t) {
   t.push_back(text_param("topology.file", [](Config& c) -> std::string& { return c.topo.file; }, "", "a file path",
                          "file: the topology YAML (switches, endpoints, links, routing; doc/topology.md)."));
   t.push_back(enum_param("routing.multipath", [](Config& c) -> network::Multipath& { return c.topo.multipath; },
-                         {"hash", "round_robin", "adaptive"}, "hash",
+                         {"hash", "round_robin", "adaptive", "input"}, "hash",
                          "Where a switch has several equal-cost output ports (spines, parallel links): a hash of "
                          "(source, destination) that keeps each flow on one path and in order, a round robin per "
-                         "input, or the port with the most downstream credits (adaptive)."));
+                         "input, the port with the most downstream credits (adaptive), or the port at the input "
+                         "port's position among them (input: input port mod their count; on planes an endpoint's "
+                         "l-th link to a plane feeds the destination's l-th link, so the source's address interleave "
+                         "over its links carries through, one path per input port and in order)."));
   t.push_back(int_param("link.inter_switch_latency_cycles", [](Config& c) -> int& { return c.inter_switch_latency_cycles; },
                         0, 0, 1000000, "cycles",
                         "Switch-to-switch links, one way; 0 = link.latency_cycles. These cables are usually longer."));
@@ -92,6 +101,9 @@ void resolve_topology(Config& c) {
   } else if (!c.topo.file.empty()) {
     throw ConfigError("topology.file = '" + c.topo.file + "': only read with topology.kind = file");
   }
+  if (c.topo.kind != network::TopologyKind::kPlanes && !c.topo.plane_links.empty())
+    throw ConfigError("topology.plane_links = " + param_text(c, "topology.plane_links") +
+                      ": only read with topology.kind = planes");
   try {
     c.topology = std::make_shared<const network::Topology>(network::build_topology(c.topo, link_defaults(c)));
   } catch (const network::TopologyError& e) {
@@ -117,11 +129,13 @@ void resolve_topology(Config& c) {
     // arrived on; ordering holds per path, so strict ordering needs one path per pair.
     // The ordering rules (doc/transactions.md) keep one (source, destination, 256 B region) in
     // order end to end: one port per region at the initiator and one path per flow in the switches.
-    if (c.topo.multipath != network::Multipath::kHash)
+    // `input` keeps one path per (input port, destination): a region leaves on one port, so it
+    // takes one path too.
+    if (c.topo.multipath != network::Multipath::kHash && c.topo.multipath != network::Multipath::kInput)
       throw ConfigError("routing.multipath = " + param_text(c, "routing.multipath") +
                         " with traffic.kind = transactions: requests of one source, destination and region could "
                         "take different paths and overtake each other (doc/transactions.md ordering rules); "
-                        "expected hash");
+                        "expected hash or input");
     if (c.port_select != 0 && c.port_select != 2)
       throw ConfigError("endpoint.port_select = " + param_text(c, "endpoint.port_select") +
                         " with traffic.kind = transactions: requests to one 256 B region could leave on different "

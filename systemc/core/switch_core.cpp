@@ -229,6 +229,7 @@ int SwitchCore::choose_output(int input, const Flit& head) {
       ++r;
       return o;
     }
+    case PathChoice::kInput: return route_ports_[b + static_cast<uint32_t>(input) % k];
     case PathChoice::kAdaptive: break;
   }
   // Adaptive: the port with the most credits of the downstream buffer, ties broken by a

@@ -10,9 +10,10 @@ namespace upswitch::core {
 
 enum class Queueing { kFifo, kVc, kVoq };
 // How a switch picks among equal-cost output ports (routing.multipath): a flow hash of (source,
-// destination) that keeps each flow on one path, a round robin per input, or the output with
-// the most downstream credits (adaptive).
-enum class PathChoice { kHash, kRoundRobin, kAdaptive };
+// destination) that keeps each flow on one path, a round robin per input, the output with the
+// most downstream credits (adaptive), or the one at the input port's position among them
+// (input: input port mod their count, so a source's spread over its links carries through).
+enum class PathChoice { kHash, kRoundRobin, kAdaptive, kInput };
 
 struct SwitchParams {
   int ports = 0;

@@ -1,6 +1,7 @@
 // The built-in topology kinds (topology.kind single, planes, two_tier) and the entry point that
 // builds, routes and checks any topology. doc/topology.md.
 #include <string>
+#include <vector>
 
 #include "network/topology.h"
 
@@ -38,21 +39,58 @@ Topology single(const LinkDefaults& d) {
   return t;
 }
 
-// P switches; every endpoint L ports on each: endpoint port plane*L + l to switch port e*L + l.
+// "[5,4,4,5]", as the topology's name and errors spell topology.plane_links.
+std::string list_text(const std::vector<int>& links) {
+  std::string text;
+  for (int l : links) text += (text.empty() ? "" : ",") + std::to_string(l);
+  return "[" + text + "]";
+}
+
+// The links of every endpoint on plane s: topology.plane_links[s], or topology.links_per_plane on
+// every plane when that list is empty. One line naming the key for a list that does not fit.
+std::vector<int> links_on_planes(const TopologyParams& p, const LinkDefaults& d) {
+  if (p.plane_links.empty()) {
+    check_radix(p.endpoints * p.links_per_plane, "topology.kind = planes with topology.endpoints = " +
+                    std::to_string(p.endpoints) + " and topology.links_per_plane = " + std::to_string(p.links_per_plane),
+                d);
+    return std::vector<int>(static_cast<size_t>(p.planes), p.links_per_plane);
+  }
+  const std::string text = "topology.plane_links = " + list_text(p.plane_links);
+  if (p.links_per_plane != 1)
+    fail(text + " with topology.links_per_plane = " + std::to_string(p.links_per_plane) +
+         ": expected one of the two (the list gives the links on each plane)");
+  if (static_cast<int>(p.plane_links.size()) != p.planes)
+    fail(text + ": expected " + std::to_string(p.planes) + " entries, one per plane (topology.planes = " +
+         std::to_string(p.planes) + "), or none for topology.links_per_plane links on every plane");
+  for (size_t s = 0; s < p.plane_links.size(); ++s) {
+    if (p.plane_links[s] < 1) fail(text + ": expected at least 1 link on every plane");
+    check_radix(p.endpoints * p.plane_links[s],
+                text + " with topology.endpoints = " + std::to_string(p.endpoints) + ": plane " + std::to_string(s), d);
+  }
+  return p.plane_links;
+}
+
+// P switches; endpoint e has L[s] ports on plane s: endpoint port first[s] + l (first[s] = the
+// links on the planes before s) to switch s's port e*L[s] + l.
 Topology planes(const TopologyParams& p, const LinkDefaults& d) {
-  const int E = p.endpoints, P = p.planes, L = p.links_per_plane;
+  const int E = p.endpoints, P = p.planes;
   if (E < 2) fail("topology.endpoints = " + std::to_string(E) + " with topology.kind = planes: expected at least 2");
-  check_radix(E * L, "topology.kind = planes with topology.endpoints = " + std::to_string(E) +
-                         " and topology.links_per_plane = " + std::to_string(L),
-              d);
+  const std::vector<int> L = links_on_planes(p, d);
+  std::vector<int> first(static_cast<size_t>(P) + 1, 0);
+  for (int s = 0; s < P; ++s) first[static_cast<size_t>(s) + 1] = first[static_cast<size_t>(s)] + L[static_cast<size_t>(s)];
   Topology t;
   t.kind = TopologyKind::kPlanes;
-  t.name = "planes " + std::to_string(P) + " x " + std::to_string(E) + (L > 1 ? " x " + std::to_string(L) + " links" : "");
-  for (int s = 0; s < P; ++s) t.switches.push_back(SwitchSpec{E * L, s, 0});
+  if (!p.plane_links.empty())
+    t.name = "planes " + std::to_string(P) + " x " + std::to_string(E) + " x " + list_text(p.plane_links) + " links";
+  else
+    t.name = "planes " + std::to_string(P) + " x " + std::to_string(E) +
+             (L[0] > 1 ? " x " + std::to_string(L[0]) + " links" : "");
+  for (int s = 0; s < P; ++s) t.switches.push_back(SwitchSpec{E * L[static_cast<size_t>(s)], s, 0});
   for (int e = 0; e < E; ++e) {
-    t.endpoints.push_back(EndpointSpec{P * L});
+    t.endpoints.push_back(EndpointSpec{first[static_cast<size_t>(P)]});
     for (int s = 0; s < P; ++s)
-      for (int l = 0; l < L; ++l) t.links.push_back(endpoint_link(e, s * L + l, s, e * L + l, d));
+      for (int l = 0; l < L[static_cast<size_t>(s)]; ++l)
+        t.links.push_back(endpoint_link(e, first[static_cast<size_t>(s)] + l, s, e * L[static_cast<size_t>(s)] + l, d));
   }
   return t;
 }

@@ -3,18 +3,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace upswitch::network {
 
 enum class TopologyKind { kSingle, kPlanes, kTwoTier, kFile };
 // How a switch chooses among equal-cost output ports (routing.multipath).
-enum class Multipath { kHash, kRoundRobin, kAdaptive };
+enum class Multipath { kHash, kRoundRobin, kAdaptive, kInput };
 
 struct TopologyParams {
   TopologyKind kind = TopologyKind::kSingle;
   int endpoints = 0;         // planes: endpoints (two_tier: leaves x endpoints_per_leaf)
   int planes = 1;            // planes, two_tier: independent copies of the fabric
   int links_per_plane = 1;   // planes: ports of every endpoint on every plane
+  std::vector<int> plane_links;  // planes: ports of every endpoint on plane s; empty = links_per_plane on each
   int leaves = 0;            // two_tier, per plane
   int endpoints_per_leaf = 0;
   int spines = 0;            // two_tier, per plane

@@ -1,6 +1,9 @@
 // `upswitch topo` and runs on many-switch topologies from the command line (issue 18): what the
 // rack presets print, the files they write, and one line with exit 2 for every topology error.
 #include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +34,56 @@ TEST(TopoCli, TheRackPresetsDescribeTheirNetworks) {
   ASSERT_EQ(s.status, 0) << s.err;
   EXPECT_NE(s.out.find("144 switches, 256 endpoints"), std::string::npos) << s.out;
   EXPECT_NE(s.out.find("diameter   3 switches"), std::string::npos) << s.out;
+}
+
+// dgx-h100: 8 GPUs on 4 NVSwitch chips with 5, 4, 4 and 5 links from every GPU. The wiring
+// counted from the --json links, and every bad topology.plane_links refused in one line.
+TEST(TopoCli, TheDgxH100PresetWiresEveryGpuFiveFourFourFive) {
+  const fs::path dir = scratch("topo_dgx");
+  fs::create_directories(dir);
+  const Result r = run("topo --preset dgx-h100 --json " + (dir / "dgx.json").string() + " --dot " +
+                       (dir / "dgx.dot").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("4 switches, 8 endpoints, 144 links"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("32 .. 40 ports in use per switch (switch.ports = 64)"), std::string::npos) << r.out;
+  // 18 links of 24.53125 GB/s per GPU (25 GB/s NVLink4 at the DL efficiency kept from UALink).
+  EXPECT_NE(r.out.find("18 ports, 441.6 GB/s per direction"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(dir / "dgx.json"));
+  EXPECT_DOUBLE_EQ(j["bisection_gbytes_per_s"].get<double>(), 4 * 18 * 24.53125);
+  // The DOT file's edges "epG -- swS [...]": links from each GPU to each chip.
+  std::vector<std::vector<int>> links(4, std::vector<int>(8, 0));  // [chip][gpu]
+  std::istringstream dot(slurp(dir / "dgx.dot"));
+  for (std::string line; std::getline(dot, line);) {
+    const size_t edge = line.find(" -- sw");
+    if (edge == std::string::npos) continue;
+    const size_t ep = line.find("ep");
+    ASSERT_NE(ep, std::string::npos) << line;
+    ++links[static_cast<size_t>(std::stoi(line.substr(edge + 6)))][static_cast<size_t>(std::stoi(line.substr(ep + 2)))];
+  }
+  const int want[4] = {5, 4, 4, 5};
+  for (int s = 0; s < 4; ++s)
+    for (int g = 0; g < 8; ++g)
+      EXPECT_EQ(links[static_cast<size_t>(s)][static_cast<size_t>(g)], want[s]) << "chip " << s << ", GPU " << g;
+
+  const fs::path out = scratch("topo_dgx_bad") / "x.json";
+  expect_bad_input("topo --preset dgx-h100 --set topology.plane_links=[5,4,4] --json " + out.string(),
+                   "topology.plane_links = [5,4,4]: expected 4 entries, one per plane (topology.planes = 4)", out);
+  expect_bad_input("topo --preset dgx-h100 --set topology.plane_links=[5,0,4,5] --json " + out.string(),
+                   "topology.plane_links = '[5,0,4,5]': expected a comma-separated list of integers from 1 to 64", out);
+  expect_bad_input("topo --preset dgx-h100 --set topology.plane_links=[5,4,4,9] --json " + out.string(),
+                   "topology.plane_links = [5,4,4,9] with topology.endpoints = 8: plane 3 needs 72 ports per switch: "
+                   "expected at most switch.ports = 64", out);
+  expect_bad_input("topo --preset dgx-h100 --set topology.plane_links=[5,4,4,65] --json " + out.string(),
+                   "expected a comma-separated list of integers from 1 to 64", out);
+  expect_bad_input("topo --set topology.plane_links=[5,4,4,5] --json " + out.string(),
+                   "topology.plane_links = [5,4,4,5]: only read with topology.kind = planes", out);
+  expect_bad_input("topo --preset dgx-h100 --set topology.links_per_plane=2 --json " + out.string(),
+                   "topology.plane_links = [5,4,4,5] with topology.links_per_plane = 2", out);
+  // input keeps one path per input port and destination, so transactions may use it; round_robin not.
+  const fs::path run_out = scratch("topo_dgx_bad_run");
+  expect_bad_input("run --preset dgx-h100 --set traffic.kind=transactions --set routing.multipath=round_robin --out " +
+                       run_out.string(),
+                   "routing.multipath = round_robin with traffic.kind = transactions", run_out);
 }
 
 TEST(TopoCli, TopologyErrorsAreOneLineAndExit2) {

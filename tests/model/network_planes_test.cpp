@@ -94,6 +94,31 @@ TEST(NetworkPlanes, ParallelLinksToOnePlaneShareItsLoad) {
   }
 }
 
+// DGX H100 (dgx-h100: topology.plane_links = [5,4,4,5], routing.multipath = input) under uniform
+// packets: an endpoint spreads its stream over its 18 links by address and each chip sends a
+// destination's packets out on the link at the position they came in on, so every GPU link
+// carries the same flits and the chips carry 5:4:4:5 of them; a GPU accepts 18 links' worth.
+TEST(NetworkPlanes, UnevenPlanesCarryTrafficInProportionToTheirLinks) {
+  const auto c = make_config("dgx-h100", {{"sim.warmup_cycles", "3000"}, {"sim.measure_cycles", "150000"}});
+  const auto f = run_plain(c);
+  ASSERT_TRUE(top::check_drained(*f).empty());
+  EXPECT_FALSE(f->endpoints().result().saturated);
+  const std::vector<int> L = {5, 4, 4, 5};
+  ASSERT_EQ(f->endpoint_ports(), 8 * 18);
+  uint64_t total = 0;
+  for (int s = 0; s < 4; ++s) total += plane_flits(*f, s);
+  const double per_link = static_cast<double>(total) / (8 * 18);
+  for (int s = 0; s < 4; ++s) {
+    const auto& x = f->network().sw(s).stats().xbar_flits;
+    ASSERT_EQ(x.size(), static_cast<size_t>(8 * L[static_cast<size_t>(s)]));
+    for (size_t q = 0; q < x.size(); ++q)
+      EXPECT_NEAR(static_cast<double>(x[q]), per_link, 0.06 * per_link) << "switch " << s << " port " << q;
+    const double share = static_cast<double>(L[static_cast<size_t>(s)]) / 18;
+    EXPECT_NEAR(static_cast<double>(plane_flits(*f, s)), share * total, 0.02 * share * total) << "plane " << s;
+  }
+  EXPECT_NEAR(accepted_per_endpoint(*f), 18 * 0.125, 0.03 * 18 * 0.125);
+}
+
 TEST(NetworkPlanes, DeterministicAndZeroLoadLatencyAsOneSwitch) {
   const auto c = make_config("tiny", planes(8, 3, {{"traffic.rate", "0.01"}}));
   const auto a = run_plain(c), b = run_plain(c);

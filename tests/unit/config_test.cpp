@@ -124,7 +124,8 @@ TEST(Config, PresetsNameOnlyDeclaredKeysAndValidate) {
   }
   Config c = default_config();
   EXPECT_EQ(error_of([&] { apply_preset(c, "huge"); }),
-            "--preset 'huge': expected one of ualink-x4, tiny, slotted, nvl72-plane, nvl72-rack, ualink-pod, superpod-256");
+            "--preset 'huge': expected one of ualink-x4, tiny, slotted, nvl72-plane, nvl72-rack, dgx-h100, ualink-pod, "
+            "superpod-256");
 }
 
 // nvl72-plane against the facts sheet's numbers, not the preset table: one NVLink5 switch chip of a

@@ -80,6 +80,75 @@ TEST(Topology, PlanesGiveEveryEndpointAPortOnEveryPlane) {
   EXPECT_NE(error_of(p, links(12)).find("needs 14 ports per switch: expected at most switch.ports = 12"), std::string::npos);
 }
 
+// DGX H100 wiring (topology.plane_links): 8 endpoints with 5, 4, 4 and 5 links on the 4 planes.
+// Counted from the built links: each endpoint has that many links to each switch, ports numbered
+// plane by plane, and each switch has endpoints x its plane's links ports.
+TEST(Topology, PlaneLinksGiveEachPlaneItsOwnWidth) {
+  TopologyParams p;
+  p.kind = TopologyKind::kPlanes;
+  p.endpoints = 8;
+  p.planes = 4;
+  p.plane_links = {5, 4, 4, 5};
+  const Topology t = build_topology(p, links(64));
+  EXPECT_EQ(t.name, "planes 4 x 8 x [5,4,4,5] links");
+  ASSERT_EQ(t.num_switches(), 4);
+  EXPECT_EQ(t.endpoint_ports(), 8 * 18);
+  std::vector<std::vector<int>> count(4, std::vector<int>(8, 0));  // [switch][endpoint]
+  for (const LinkSpec& l : t.links) {
+    ASSERT_FALSE(l.inter_switch());
+    ++count[static_cast<size_t>(l.b.id)][static_cast<size_t>(l.a.id)];
+  }
+  const std::vector<int> want = {5, 4, 4, 5};
+  for (int s = 0; s < 4; ++s) {
+    EXPECT_EQ(t.switches[static_cast<size_t>(s)].ports, 8 * want[static_cast<size_t>(s)]) << "switch " << s;
+    for (int e = 0; e < 8; ++e) EXPECT_EQ(count[static_cast<size_t>(s)][static_cast<size_t>(e)], want[static_cast<size_t>(s)]);
+  }
+  // Endpoint 3's links to plane 1 are its ports 5 .. 8 (after plane 0's 5), at switch 1's ports
+  // 12 .. 15, and switch 1 routes endpoint 3 over all four.
+  EXPECT_EQ(t.peer(PortRef{false, 3, 4}), (PortRef{true, 0, 19}));
+  EXPECT_EQ(t.peer(PortRef{false, 3, 5}), (PortRef{true, 1, 12}));
+  EXPECT_EQ(t.peer(PortRef{false, 3, 17}), (PortRef{true, 3, 19}));
+  EXPECT_EQ(routes(t, 1, 3), (std::vector<int>{12, 13, 14, 15}));
+  EXPECT_EQ(routes(t, 3, 3), (std::vector<int>{15, 16, 17, 18, 19}));
+  const TopologyMetrics m = measure_topology(t, kFlit);
+  EXPECT_DOUBLE_EQ(m.endpoint_gbytes_per_s, 18 * 50.0);
+  EXPECT_DOUBLE_EQ(m.bisection_gbytes_per_s, 4 * 18 * 50.0);  // 4 endpoints x 18 links each
+  EXPECT_EQ(m.diameter, 1);
+  // The same list everywhere is the uniform wiring, port for port.
+  TopologyParams even = p, uniform = p;
+  even.plane_links = {2, 2, 2, 2};
+  uniform.plane_links.clear();
+  uniform.links_per_plane = 2;
+  const Topology a = build_topology(even, links(64)), b = build_topology(uniform, links(64));
+  ASSERT_EQ(a.links.size(), b.links.size());
+  for (size_t i = 0; i < a.links.size(); ++i) {
+    EXPECT_EQ(a.links[i].a, b.links[i].a);
+    EXPECT_EQ(a.links[i].b, b.links[i].b);
+  }
+  EXPECT_EQ(a.route_ports, b.route_ports);
+}
+
+TEST(Topology, PlaneLinksThatDoNotFitAreRefusedNamingTheKey) {
+  TopologyParams p;
+  p.kind = TopologyKind::kPlanes;
+  p.endpoints = 8;
+  p.planes = 4;
+  p.plane_links = {5, 4, 4};
+  EXPECT_NE(error_of(p).find("topology.plane_links = [5,4,4]: expected 4 entries, one per plane (topology.planes = 4)"),
+            std::string::npos) << error_of(p);
+  p.plane_links = {5, 0, 4, 5};
+  EXPECT_NE(error_of(p).find("topology.plane_links = [5,0,4,5]: expected at least 1 link on every plane"),
+            std::string::npos) << error_of(p);
+  p.plane_links = {5, 4, 4, 9};
+  EXPECT_NE(error_of(p).find("topology.plane_links = [5,4,4,9] with topology.endpoints = 8: plane 3 needs 72 ports per "
+                             "switch: expected at most switch.ports = 64"),
+            std::string::npos) << error_of(p);
+  p.plane_links = {5, 4, 4, 5};
+  p.links_per_plane = 2;
+  EXPECT_NE(error_of(p).find("topology.plane_links = [5,4,4,5] with topology.links_per_plane = 2"), std::string::npos)
+      << error_of(p);
+}
+
 TEST(Topology, TwoTierRoutesUpThenDownOverEverySpine) {
   // 4 leaves of 4 endpoints, 2 spines, 2 uplinks per leaf (one to each spine): a 2:1 taper.
   const Topology t = build_topology(two_tier(4, 4, 2, 2), links(16));
