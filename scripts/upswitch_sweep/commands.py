@@ -90,9 +90,10 @@ RUN_OUTPUTS = {
 COMMANDS = {c.name: c for c in (
     Command("run", "summary.json", (Flag("kernel"), Flag("threads")), outputs=RUN_OUTPUTS),
     Command("coll", "coll.json", _COLL_FLAGS + (
-        Flag("op"), Flag("slice-bytes"), Flag("root"), Flag("no-check", value=False), Flag("jobs"), Flag("threads")),
+        Flag("protocol"), Flag("op"), Flag("slice-bytes"), Flag("root"), Flag("no-check", value=False), Flag("jobs"),
+        Flag("threads")),
         seed="set",
-        rows={"coll": Table("/rows", ("collective", "algorithm", "ranks", "bytes"),
+        rows={"coll": Table("/rows", ("collective", "algorithm", "protocol", "channels", "ranks", "bytes"),
                             ("time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "cycles", "wrong"))}),
     Command("p2p", "p2p.json", (
         Flag("ops"), Flag("max-bytes"), Flag("warmup-cycles"), Flag("measure-cycles"),

@@ -49,6 +49,7 @@ inline Line protocol_line(Protocol p) {
 struct CollParams {
   Protocol protocol = Protocol::kSimple;  // ring and chain algorithms (oneshot and switch: Simple)
   int store_bytes = 256;                  // largest write the GPU issues for a collective
+  int channels = 1;                       // concurrent rings / pipelines, each on its share of the buffer
 };
 
 }  // namespace upswitch::coll

@@ -243,6 +243,11 @@ std::vector<ParamSpec> build_table() {
                         "The largest write a GPU issues for a collective, a multiple of 64: NVIDIA SMs write at most "
                         "128 B per NVLink request, copy engines 256 B (facts 2.5, [N11b]); 256 = the UALink limit. "
                         "ll requests carry half of it as data."));
+  t.push_back(int_param("coll.channels", [](Config& c) -> int& { return c.coll.channels; }, 1, 1, 64, "channels",
+                        "Concurrent channels of a collective in `upswitch coll` tables, as NCCL's nChannels (facts 2.8, "
+                        "[N27]): the buffer is split into this many contiguous shares in 256 B units, each run by its "
+                        "own ring, chain, one-shot or in-switch pipeline over the same ranks in the same order, all "
+                        "at once (doc/nccl.md). The switch algorithm takes a multicast group per channel."));
   // --- reduction engine
   t.push_back(bool_param("reduce.enable", [](Config& c) -> bool& { return c.accel.reduce.enable; }, true,
                          "The switch's reduction engine (NVLS-style multicast store, load-reduce and reduce at the "

@@ -121,6 +121,9 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   const bool needs_engine = opt.algos.empty() || std::find(opt.algos.begin(), opt.algos.end(), coll::Algorithm::kSwitch) != opt.algos.end();
   if (needs_engine && !opt.algos.empty() && !cfg.accel.reduce.enable)
     fail("--algo switch with reduce.enable = false: the switch algorithm needs the reduction engine");
+  if (needs_engine && cfg.accel.reduce.enable && cfg.coll.channels > cfg.accel.reduce.groups)
+    fail("coll.channels = " + std::to_string(cfg.coll.channels) + ": the switch algorithm takes a multicast group per "
+         "channel; expected at most reduce.groups = " + std::to_string(cfg.accel.reduce.groups));
   // Memory: each point's ranks touch their whole buffer region (input, output, ring staging); up to
   // --jobs points run at once.
   double point_bytes = 0;
@@ -169,29 +172,49 @@ CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveS
     if (!optional) throw;
     f.use_windows_on_one_thread();
   }
+  // Channels (coll.channels): contiguous shares of the buffer in 256 B units, each its own run over
+  // the same ranks, all started at once; a share that comes out empty runs no channel.
   coll::CollectiveRunner runner(f);
-  const int id = runner.add(spec, 0);
-  coll::fill_inputs(f, runner.get(id), cfg.measure.seed);
+  std::vector<int> ids;
+  const int elem = tl::red_type_bytes(spec.type);
+  for (int c = 0; c < cfg.coll.channels; ++c) {
+    coll::CollectiveSpec share = spec;
+    share.bytes = coll::chunk_begin(spec.bytes, cfg.coll.channels, c + 1, elem) -
+                  coll::chunk_begin(spec.bytes, cfg.coll.channels, c, elem);
+    if (share.bytes == 0) continue;
+    ids.push_back(runner.add(share, 0));
+    coll::fill_inputs(f, runner.get(ids.back()), cfg.measure.seed + static_cast<uint64_t>(c));
+  }
   runner.run();
   require_txn_conservation(f);
-  const coll::CollectiveRun& r = runner.get(id);
-  coll::require_okay(cfg, r, std::string("the ") + coll::collective_name(spec.coll) + " collective");
+  uint64_t start = UINT64_MAX, end = 0, flags = 0;
+  for (int id : ids) {
+    const coll::CollectiveRun& r = runner.get(id);
+    coll::require_okay(cfg, r, std::string("the ") + coll::collective_name(spec.coll) + " collective");
+    start = std::min(start, r.start);
+    end = std::max(end, r.end);
+    flags += r.flags_sent;
+  }
   CollRow row;
   row.coll = spec.coll;
   row.algo = spec.algo;
-  row.protocol = runner.get(id).spec.protocol;
+  row.protocol = runner.get(ids.front()).spec.protocol;
+  row.channels = static_cast<int>(ids.size());
   row.ranks = static_cast<int>(spec.ranks.size());
   row.endpoints = spec.ranks;
   row.bytes = spec.bytes;
   row.count = spec.bytes / static_cast<uint64_t>(tl::red_type_bytes(spec.type));
-  row.cycles = r.end - r.start;
+  row.cycles = end - start;
   row.time_us = static_cast<double>(row.cycles) / cfg.clock_ghz / 1000.0;
   row.algbw = row.time_us > 0 ? static_cast<double>(spec.bytes) / (row.time_us * 1000.0) : 0.0;
   row.busbw = row.algbw * coll::bus_factor(spec.coll, row.ranks);
   if (check) {
-    const coll::CheckResult c = coll::check_results(f, r);
-    row.wrong = static_cast<int64_t>(c.wrong);
-    row.max_error_ratio = c.max_error_ratio;
+    row.wrong = 0;
+    for (int id : ids) {
+      const coll::CheckResult c = coll::check_results(f, runner.get(id));
+      row.wrong += static_cast<int64_t>(c.wrong);
+      row.max_error_ratio = std::max(row.max_error_ratio, c.max_error_ratio);
+    }
   }
   const auto& res = f.endpoints().result();
   double tx = 0, rx = 0;
@@ -199,10 +222,10 @@ CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveS
     tx += static_cast<double>(res.ports[static_cast<size_t>(rank)].tx_payload_bytes);
     rx += static_cast<double>(res.ports[static_cast<size_t>(rank)].rx_payload_bytes);
   }
-  row.flags = r.flags_sent;
+  row.flags = flags;
   const double n = static_cast<double>(spec.ranks.size());
-  row.tx_bytes_per_rank = (tx - 8.0 * static_cast<double>(r.flags_sent)) / n;
-  row.rx_bytes_per_rank = (rx - 8.0 * static_cast<double>(r.flags_sent)) / n;
+  row.tx_bytes_per_rank = (tx - 8.0 * static_cast<double>(flags)) / n;
+  row.rx_bytes_per_rank = (rx - 8.0 * static_cast<double>(flags)) / n;
   return row;
 }
 
@@ -264,7 +287,8 @@ std::string coll_text(const CollTable& t) {
   while (i < t.rows.size()) {
     const CollRow& first = t.rows[i];
     o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo)
-      << ", protocol " << coll::protocol_name(first.protocol) << ", " << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
+      << ", protocol " << coll::protocol_name(first.protocol) << ", " << first.channels << " channel"
+      << (first.channels == 1 ? "" : "s") << ", " << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
       << endpoint_list(first.endpoints) << "\n";
     std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s\n", "size", "count", "type", "redop", "time",
                   "algbw", "busbw", "#wrong");
@@ -275,7 +299,7 @@ std::string coll_text(const CollTable& t) {
     double sum = 0;
     int count = 0;
     for (; i < t.rows.size() && t.rows[i].coll == first.coll && t.rows[i].algo == first.algo &&
-           t.rows[i].protocol == first.protocol && t.rows[i].ranks == first.ranks;
+           t.rows[i].protocol == first.protocol && t.rows[i].channels == first.channels && t.rows[i].ranks == first.ranks;
          ++i) {
       const CollRow& r = t.rows[i];
       const std::string wrong = r.wrong < 0 ? "N/A" : std::to_string(r.wrong);
@@ -295,12 +319,12 @@ std::string coll_text(const CollTable& t) {
 
 std::string coll_csv(const CollTable& t) {
   std::ostringstream o;
-  o << "collective,algorithm,protocol,ranks,bytes,count,type,op,cycles,time_us,algbw_gbytes_per_s,busbw_gbytes_per_s,wrong,"
+  o << "collective,algorithm,protocol,channels,ranks,bytes,count,type,op,cycles,time_us,algbw_gbytes_per_s,busbw_gbytes_per_s,wrong,"
        "tx_bytes_per_rank,rx_bytes_per_rank,placement,endpoints\n";
   char line[512];
   for (const CollRow& r : t.rows) {
-    std::snprintf(line, sizeof line, "%s,%s,%s,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f",
-                  coll::collective_name(r.coll), coll::algorithm_name(r.algo), coll::protocol_name(r.protocol), r.ranks,
+    std::snprintf(line, sizeof line, "%s,%s,%s,%d,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f",
+                  coll::collective_name(r.coll), coll::algorithm_name(r.algo), coll::protocol_name(r.protocol), r.channels, r.ranks,
                   static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count),
                   tl::red_type_name(t.opt.type), coll::reduces(r.coll) ? tl::red_op_name(t.opt.op) : "none",
                   static_cast<unsigned long long>(r.cycles), r.time_us, r.algbw, r.busbw, static_cast<long long>(r.wrong),
@@ -336,6 +360,7 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
     rows.push_back({{"collective", coll::collective_name(r.coll)},
                     {"algorithm", coll::algorithm_name(r.algo)},
                     {"protocol", coll::protocol_name(r.protocol)},
+                    {"channels", r.channels},
                     {"ranks", r.ranks},
                     {"placement", placement_name(t.opt.placement)},
                     {"endpoints", r.endpoints},

@@ -41,6 +41,7 @@ struct CollRow {
   coll::Collective coll;
   coll::Algorithm algo;
   coll::Protocol protocol = coll::Protocol::kSimple;  // as run: oneshot and switch use simple
+  int channels = 1;                                   // concurrent runs the buffer was split into
   int ranks = 0;
   uint64_t bytes = 0, count = 0;
   uint64_t cycles = 0;

@@ -21,13 +21,13 @@ TEST(CollCli, WritesTheTableAsTextCsvAndJson) {
   const Result r = run("coll --ranks 2,3 -b 1K -e 4K -f 4 --type bf16 --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   // nccl-tests' layout: a section per collective, algorithm and group, the size column first.
-  EXPECT_NE(r.out.find("# all_reduce, algorithm switch, protocol simple, 3 ranks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# all_reduce, algorithm switch, protocol simple, 1 channel, 3 ranks"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("busbw"), std::string::npos);
   EXPECT_NE(r.out.find("# Avg bus bandwidth"), std::string::npos);
   // 3 algorithms x 2 group sizes x 2 sizes (1K, 4K).
   const std::string csv = slurp(out / "coll.csv");
   EXPECT_EQ(lines(csv), 1 + 12) << csv;
-  EXPECT_EQ(csv.rfind("collective,algorithm,protocol,ranks,bytes,", 0), 0u) << csv;
+  EXPECT_EQ(csv.rfind("collective,algorithm,protocol,channels,ranks,bytes,", 0), 0u) << csv;
   const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
   EXPECT_EQ(j["meta"]["type"], "bf16");
   EXPECT_EQ(j["meta"]["slice_bytes"], "auto");
@@ -91,7 +91,7 @@ TEST(CollCli, ProtocolsAreRowsOfTheRingAndExact) {
     EXPECT_LT(us[k + "ll128/4096"], us[k + "simple/4096"]) << c;  // small: no round trip per step
   }
   const std::string csv = slurp(out / "coll.csv");
-  EXPECT_NE(csv.find("\nall_gather,ring,ll128,4,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nall_gather,ring,ll128,1,4,"), std::string::npos) << csv;
 }
 
 // Each protocol's per-step cost, by hand (doc/nccl.md "Per-step cost"): a ring step of Simple waits,
@@ -110,6 +110,32 @@ TEST(CollCli, SimpleStepCostsOneRoundTripAndAFlagMoreThanLl128) {
   ASSERT_EQ(j["rows"][1]["protocol"], "ll128");
   const double per_step = (simple - ll128) / 13.0;
   EXPECT_NEAR(per_step, 771.0, 77.1) << "simple " << simple << " ll128 " << ll128;
+}
+
+// coll.channels: the buffer split into contiguous shares, each its own run over the same ranks, all
+// at once. Every algorithm stays exact, and the rows say how many channels ran (a share that comes
+// out empty runs none). Where the step latency binds (8 ranks, 64 KiB: the links are a tenth
+// busy), C channels of S/C each take as long as one run of S/C alone, within 10%; where the links
+// bind (8 MiB), channels cannot beat them: at least 0.95 of one channel's time.
+TEST(CollCli, ChannelsSplitTheBufferAndOverlapTheirSteps) {
+  const fs::path out = scratch("coll_channels");
+  const Result r = run("coll --coll all --ranks 4 -b 1K -e 64K -f 64 --set coll.channels=3 --quiet --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["wrong"], 0) << row.dump();
+    EXPECT_EQ(row["channels"], row["bytes"].get<uint64_t>() == 1024 ? 2 : 3) << row.dump();  // 1 KiB: 512 + 512
+  }
+  auto cycles = [](const std::string& args) {
+    const fs::path o = scratch("coll_channels_t");
+    const Result t = run("coll --ranks 8 --algo ring --quiet --out " + o.string() + " " + args);
+    EXPECT_EQ(t.status, 0) << t.err;
+    return nlohmann::json::parse(slurp(o / "coll.json"))["rows"][0]["cycles"].get<double>();
+  };
+  const double four = cycles("-b 64K -e 64K --set coll.channels=4"), alone = cycles("-b 16K -e 16K");
+  EXPECT_NEAR(four / alone, 1.0, 0.1) << four << " " << alone;
+  const double big4 = cycles("-b 8M -e 8M --set coll.channels=4"), big1 = cycles("-b 8M -e 8M");
+  EXPECT_GE(big4 / big1, 0.95) << big4 << " " << big1;
 }
 
 // Line protocols on networks of switches: the landing count follows each slice over planes (a
@@ -158,6 +184,8 @@ TEST(CollCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"coll --set coll.protocol=fast", "coll.protocol"},
       {"coll --set coll.store_bytes=100", "coll.store_bytes = 100: expected 64, 128, 192 or 256"},
       {"coll --set coll.store_bytes=512", "coll.store_bytes"},
+      {"coll --set coll.channels=0", "coll.channels"},
+      {"coll --set coll.channels=9 --set reduce.groups=8", "coll.channels = 9: the switch algorithm takes a multicast group per channel"},
   };
   for (const BadInput& b : cases) {
     const fs::path out = scratch("coll_bad_out");

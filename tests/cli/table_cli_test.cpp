@@ -254,7 +254,7 @@ TEST(TableCli, DecimalUnitsAndNoRowTwice) {
     const char* file;
     size_t key_columns;
   };
-  for (const Keyed& k : {Keyed{"coll.csv", 4}, Keyed{"p2p.csv", 3}, Keyed{"p2p_loaded.csv", 2}, Keyed{"fits.csv", 5}}) {
+  for (const Keyed& k : {Keyed{"coll.csv", 6}, Keyed{"p2p.csv", 3}, Keyed{"p2p_loaded.csv", 2}, Keyed{"fits.csv", 5}}) {
     std::istringstream in(slurp(out / k.file));
     std::string line;
     std::set<std::string> keys;

@@ -69,7 +69,7 @@ TEST(ThreadsCli, CollectiveTablesAreTheSameOnEveryThreadCount) {
     ASSERT_EQ(r.status, 0) << r.err;
     tables.push_back(slurp(out / "coll.csv"));
   }
-  EXPECT_NE(tables[0].find("all_reduce,ring,simple,16,65536"), std::string::npos) << tables[0];
+  EXPECT_NE(tables[0].find("all_reduce,ring,simple,1,16,65536"), std::string::npos) << tables[0];
   EXPECT_EQ(tables[1], tables[0]);
   EXPECT_EQ(tables[2], tables[0]);
 }
@@ -100,7 +100,7 @@ TEST(ThreadsCli, OneSwitchWritesTheSameFilesOnTwoThreads) {
     ASSERT_EQ(r.status, 0) << r.err;
     tables.push_back(slurp(out / "coll.csv"));
   }
-  EXPECT_NE(tables[0].find("all_reduce,switch,8,65536"), std::string::npos) << tables[0];
+  EXPECT_NE(tables[0].find("all_reduce,switch,simple,1,8,65536"), std::string::npos) << tables[0];
   EXPECT_EQ(tables[1], tables[0]);
   // Without --threads a lone point takes the core the other job leaves idle: two threads on one
   // switch, and on planes (whose engine units refuse a split) one, without an error.
@@ -113,7 +113,7 @@ TEST(ThreadsCli, OneSwitchWritesTheSameFilesOnTwoThreads) {
     lone.push_back(slurp(out / "coll.csv"));
   }
   EXPECT_EQ(lone[1], lone[0]);
-  EXPECT_NE(lone[2].find("all_reduce,switch,8,65536"), std::string::npos) << lone[2];
+  EXPECT_NE(lone[2].find("all_reduce,switch,simple,1,8,65536"), std::string::npos) << lone[2];
 }
 
 TEST(ThreadsCli, WhatCannotRunOnSeveralThreadsIsOneLineExitTwoAndNothingWritten) {
