@@ -138,6 +138,24 @@ TEST(CollCli, ChannelsSplitTheBufferAndOverlapTheirSteps) {
   EXPECT_GE(big4 / big1, 0.95) << big4 << " " << big1;
 }
 
+// The measured DGX H100 (facts §2.5, [N11][N12]): ring all-reduce busbw about 370 GB/s and NVLS
+// about 480 at 8 GPUs. The dgx-h100 preset with four channels at 16 MiB must land within 10% of
+// both (doc/nccl.md "The measured systems"; measured 335.7 and 479.2), exact.
+TEST(CollCli, DgxH100WithChannelsMatchesTheMeasuredNode) {
+  const fs::path out = scratch("coll_dgx");
+  const Result r = run("coll --preset dgx-h100 --ranks 8 -b 16M -e 16M --algo ring,switch --set coll.channels=4 --quiet "
+                       "--out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+  ASSERT_EQ(j["rows"].size(), 2u);
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["wrong"], 0) << row.dump();
+    EXPECT_EQ(row["channels"], 4) << row.dump();
+    const double measured = row["algorithm"] == "ring" ? 370.0 : 480.0;
+    EXPECT_NEAR(row["busbw_gbytes_per_s"].get<double>(), measured, 0.1 * measured) << row.dump();
+  }
+}
+
 // Line protocols on networks of switches: the landing count follows each slice over planes (a
 // rank's writes spread over its ports), two tiers and a topology file, and every result is exact.
 TEST(CollCli, ProtocolsAreExactOnNetworks) {
