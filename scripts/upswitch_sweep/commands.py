@@ -93,7 +93,7 @@ COMMANDS = {c.name: c for c in (
         Flag("protocol"), Flag("op"), Flag("slice-bytes"), Flag("root"), Flag("no-check", value=False), Flag("jobs"),
         Flag("threads")),
         seed="set",
-        rows={"coll": Table("/rows", ("collective", "algorithm", "protocol", "channels", "ranks", "bytes"),
+        rows={"coll": Table("/rows", ("collective", "algorithm", "protocol", "channels", "selection", "ranks", "bytes"),
                             ("time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "cycles", "wrong"))}),
     Command("p2p", "p2p.json", (
         Flag("ops"), Flag("max-bytes"), Flag("warmup-cycles"), Flag("measure-cycles"),

@@ -60,13 +60,19 @@ top::CollTableOptions coll_table_options(const CollCliOptions& o) {
       t.colls.push_back(c);
     }
   }
-  if (o.algos != "all")
+  if (o.algos != "all") {
     for (const std::string& s : split_list(o.algos)) {
       coll::Algorithm a;
+      if (s == "auto" && !t.auto_rows) {
+        t.auto_rows = true;
+        continue;
+      }
       if (!coll::parse_algorithm(s, a))
-        bad("--algo '" + o.algos + "': expected all or a comma-separated list of ring, oneshot, switch");
+        bad("--algo '" + o.algos + "': expected all or a comma-separated list of auto, ring, oneshot, switch (each once)");
       t.algos.push_back(a);
     }
+    t.forced_rows = !t.algos.empty();
+  }
   if (!o.protocols.empty()) {
     const std::string list = o.protocols == "all" ? "simple,ll128,ll" : o.protocols;
     for (const std::string& s : split_list(list)) {
@@ -112,7 +118,8 @@ void add_coll_selection_options(CLI::App* cmd, CollCliOptions& o) {
   cmd->add_option("--coll", o.colls,
                   "all, or a comma-separated list of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all "
                   "(default " + o.colls + ")");
-  cmd->add_option("--algo", o.algos, "all, or a comma-separated list of ring, oneshot, switch (default " + o.algos + ")");
+  cmd->add_option("--algo", o.algos, "all (every algorithm, forced), or a comma-separated list of auto (the algorithm, protocol and channels "
+                  "the cost model picks per size, doc/nccl.md), ring, oneshot, switch (default " + o.algos + ")");
   whole_number_list(cmd->add_option("--ranks", o.ranks,
                                     "Group sizes, comma-separated (default " + o.ranks + "; with a --placement list, its length)"),
                     1, kMaxRanks)
@@ -175,7 +182,7 @@ int coll_command(const CollCliOptions& opt) {
     ro.sets.push_back("traffic.kind=transactions");  // collectives are transactions
     cfg = resolve_config(ro);
     topt = coll_table_options(opt);
-    if (topt.algos.empty() && !cfg.accel.reduce.enable)  // "all" means all this switch can run
+    if (topt.forced_rows && topt.algos.empty() && !cfg.accel.reduce.enable)  // "all" means all this switch can run
       topt.algos = {coll::Algorithm::kRing, coll::Algorithm::kOneShot};
     top::check_coll_inputs(cfg, topt);
     if (!opt.out_dir.empty()) check_out_dir(opt.out_dir);  // created only once the table is complete

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "coll/reference.h"
+#include "top/coll_choice.h"
 #include "config/memory_estimate.h"
 #include "coll/runner.h"
 #include "config/param_table.h"
@@ -24,6 +25,7 @@ double round_to(double v, int digits) {
 
 std::vector<coll::Algorithm> algos_for(const CollTableOptions& opt, coll::Collective c) {
   std::vector<coll::Algorithm> out;
+  if (!opt.forced_rows) return out;
   for (int a = 0; a < coll::kAlgorithms; ++a) {
     const auto algo = static_cast<coll::Algorithm>(a);
     const bool asked = opt.algos.empty() || std::find(opt.algos.begin(), opt.algos.end(), algo) != opt.algos.end();
@@ -94,6 +96,12 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
     fail("--step-factor " + std::to_string(opt.step_factor) + ": expected 2 .. 1024");
   if (opt.slice_bytes % 256 || opt.slice_bytes > (uint64_t{1} << 30))
     fail("--slice-bytes " + std::to_string(opt.slice_bytes) + ": expected auto or a multiple of 256 B, at most 1 GiB");
+  const bool forced_ring = opt.forced_rows && (opt.algos.empty() || std::find(opt.algos.begin(), opt.algos.end(), coll::Algorithm::kRing) != opt.algos.end());
+  if (!opt.protocols.empty() && !forced_ring) {
+    std::string list;
+    for (coll::Protocol p : opt.protocols) list += (list.empty() ? "" : ",") + std::string(coll::protocol_name(p));
+    fail("--protocol " + list + ": the forced ring rows' protocols; --algo auto picks its own (add ring to --algo)");
+  }
   if (const coll::Protocol* p = first_repeat(opt.protocols))
     fail(std::string("--protocol: ") + coll::protocol_name(*p) + " listed twice");
   if (const int* n = first_repeat(opt.group_sizes)) fail("--ranks: " + std::to_string(*n) + " listed twice");
@@ -115,10 +123,10 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   if (reducing && !tl::red_supported(opt.type, opt.op))
     fail(std::string("--op ") + tl::red_op_name(opt.op) + ": not defined on --type " + tl::red_type_name(opt.type) +
          " (and, or, xor need an integer type)");
-  bool any = false;
+  bool any = opt.auto_rows;
   for (coll::Collective c : opt.colls) any = any || !algos_for(opt, c).empty();
   if (!any) fail("--algo: no listed algorithm applies to the listed collectives (all_to_all is oneshot only)");
-  const bool needs_engine = opt.algos.empty() || std::find(opt.algos.begin(), opt.algos.end(), coll::Algorithm::kSwitch) != opt.algos.end();
+  const bool needs_engine = opt.forced_rows && (opt.algos.empty() || std::find(opt.algos.begin(), opt.algos.end(), coll::Algorithm::kSwitch) != opt.algos.end());
   if (needs_engine && !opt.algos.empty() && !cfg.accel.reduce.enable)
     fail("--algo switch with reduce.enable = false: the switch algorithm needs the reduction engine");
   if (needs_engine && cfg.accel.reduce.enable && cfg.coll.channels > cfg.accel.reduce.groups)
@@ -128,8 +136,10 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
   // --jobs points run at once.
   double point_bytes = 0;
   size_t points = 0;
-  for (coll::Collective c : opt.colls)
-    for (coll::Algorithm a : algos_for(opt, c))
+  for (coll::Collective c : opt.colls) {
+    std::vector<coll::Algorithm> algos = algos_for(opt, c);
+    if (opt.auto_rows) algos.push_back(c == coll::Collective::kAllToAll ? coll::Algorithm::kOneShot : coll::Algorithm::kRing);
+    for (coll::Algorithm a : algos)
       for (int n : opt.group_sizes) {
         const std::vector<int> ranks = group_ranks(cfg, opt, n);
         for (uint64_t b : coll_sizes(opt)) {
@@ -138,6 +148,7 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
           ++points;
         }
       }
+  }
   const double concurrent = static_cast<double>(std::min<size_t>(points, static_cast<size_t>(std::max(1, opt.jobs))));
   config::check_memory(cfg, {{"collective buffers (ranks x message size x buffers, --jobs points at once)",
                               concurrent * point_bytes}});
@@ -150,8 +161,9 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
 }
 
 CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveSpec& spec, bool check, int threads,
-                           bool optional) {
+                           bool optional, int channels) {
   config::Config cfg = cfg_in;
+  if (channels > 0) cfg.coll.channels = channels;
   cfg.coll.protocol = spec.protocol;  // the runner takes the ring's protocol from coll.protocol
   TxnFabric f(cfg, false);
   try {
@@ -244,21 +256,44 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
   t.opt = opt;
   config::Config& cfg = t.cfg;
   cfg.check_interval_cycles = 0;  // conservation is checked once at the end of each point
-  std::vector<coll::CollectiveSpec> specs;
-  for (coll::Collective c : opt.colls)
+  struct Point {
+    coll::CollectiveSpec spec;
+    int channels = 0;  // 0: coll.channels
+    bool chosen = false;
+    double predicted_cycles = 0;
+  };
+  std::vector<Point> points;
+  for (coll::Collective c : opt.colls) {
     for (coll::Algorithm a : algos_for(opt, c))
       for (coll::Protocol p : protocols_for(cfg, opt, a))
         for (int n : opt.group_sizes) {
           const std::vector<int> ranks = group_ranks(cfg, opt, n);
-          for (uint64_t b : coll_sizes(opt)) specs.push_back(spec_for(opt, c, a, ranks, b, p));
+          for (uint64_t b : coll_sizes(opt)) points.push_back({spec_for(opt, c, a, ranks, b, p)});
         }
-  t.rows.resize(specs.size());
-  const int threads = threads_per_point(opt, specs.size());
+    if (opt.auto_rows)
+      for (int n : opt.group_sizes) {
+        const std::vector<int> ranks = group_ranks(cfg, opt, n);
+        for (uint64_t b : coll_sizes(opt)) {
+          coll::CollectiveSpec s = spec_for(opt, c, coll::Algorithm::kRing, ranks, b);
+          const CollChoice k = choose_collective(cfg, s);
+          s.algo = k.algo;
+          s.protocol = k.protocol;
+          points.push_back({s, k.channels, true, k.predicted_cycles});
+        }
+      }
+  }
+  t.rows.resize(points.size());
+  const int threads = threads_per_point(opt, points.size());
   t.interrupted = measure_rows(
       t.rows, opt.jobs,
-      [&](size_t i) { t.rows[i] = measure_coll_point(cfg, specs[i], opt.check, threads, opt.threads == 0); },
+      [&](size_t i) {
+        const Point& p = points[i];
+        t.rows[i] = measure_coll_point(cfg, p.spec, opt.check, threads, opt.threads == 0, p.channels);
+        t.rows[i].chosen = p.chosen;
+        t.rows[i].predicted_us = p.predicted_cycles / cfg.clock_ghz / 1000.0;
+      },
       [&](size_t d) {
-        if (progress) progress(d, specs.size());
+        if (progress) progress(d, points.size());
       });
   return t;
 }
@@ -266,7 +301,7 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
 const CollRow* largest_row(const CollTable& t, coll::Collective c, coll::Algorithm a, int ranks) {
   const CollRow* best = nullptr;
   for (const CollRow& r : t.rows)
-    if (r.coll == c && r.algo == a && r.ranks == ranks && r.busbw > 0 && (!best || r.bytes > best->bytes)) best = &r;
+    if (!r.chosen && r.coll == c && r.algo == a && r.ranks == ranks && r.busbw > 0 && (!best || r.bytes > best->bytes)) best = &r;
   return best;
 }
 
@@ -286,28 +321,40 @@ std::string coll_text(const CollTable& t) {
   size_t i = 0;
   while (i < t.rows.size()) {
     const CollRow& first = t.rows[i];
-    o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo)
-      << ", protocol " << coll::protocol_name(first.protocol) << ", " << first.channels << " channel"
-      << (first.channels == 1 ? "" : "s") << ", " << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
-      << endpoint_list(first.endpoints) << "\n";
-    std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s\n", "size", "count", "type", "redop", "time",
-                  "algbw", "busbw", "#wrong");
+    if (first.chosen)
+      o << "#\n# " << coll::collective_name(first.coll) << ", algorithm auto (algorithm/protocol/channels picked per size), "
+        << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints " << endpoint_list(first.endpoints) << "\n";
+    else
+      o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo)
+        << ", protocol " << coll::protocol_name(first.protocol) << ", " << first.channels << " channel"
+        << (first.channels == 1 ? "" : "s") << ", " << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
+        << endpoint_list(first.endpoints) << "\n";
+    std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s%s\n", "size", "count", "type", "redop", "time",
+                  "algbw", "busbw", "#wrong", first.chosen ? "  picked            predicted" : "");
     o << line;
-    std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s\n", "(B)", "(elements)", "", "", "(us)",
-                  "(GB/s)", "(GB/s)", "");
+    std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s%s\n", "(B)", "(elements)", "", "", "(us)",
+                  "(GB/s)", "(GB/s)", "", first.chosen ? "                    (us)" : "");
     o << line;
     double sum = 0;
     int count = 0;
-    for (; i < t.rows.size() && t.rows[i].coll == first.coll && t.rows[i].algo == first.algo &&
-           t.rows[i].protocol == first.protocol && t.rows[i].channels == first.channels && t.rows[i].ranks == first.ranks;
-         ++i) {
+    auto same = [&](const CollRow& r) {
+      return r.coll == first.coll && r.ranks == first.ranks && r.chosen == first.chosen &&
+             (first.chosen || (r.algo == first.algo && r.protocol == first.protocol && r.channels == first.channels));
+    };
+    for (; i < t.rows.size() && same(t.rows[i]); ++i) {
       const CollRow& r = t.rows[i];
       const std::string wrong = r.wrong < 0 ? "N/A" : std::to_string(r.wrong);
-      std::snprintf(line, sizeof line, "  %12llu %12llu %6s %6s %10.2f %8.2f %8.2f %7s\n",
+      std::snprintf(line, sizeof line, "  %12llu %12llu %6s %6s %10.2f %8.2f %8.2f %7s",
                     static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count),
                     tl::red_type_name(t.opt.type), coll::reduces(r.coll) ? tl::red_op_name(t.opt.op) : "none",
                     r.time_us, r.algbw, r.busbw, wrong.c_str());
       o << line;
+      if (r.chosen) {
+        const std::string pick = choice_name({r.algo, r.protocol, r.channels, 0});
+        std::snprintf(line, sizeof line, "  %-18s %9.2f", pick.c_str(), r.predicted_us);
+        o << line;
+      }
+      o << "\n";
       sum += r.busbw;
       ++count;
     }
@@ -320,7 +367,7 @@ std::string coll_text(const CollTable& t) {
 std::string coll_csv(const CollTable& t) {
   std::ostringstream o;
   o << "collective,algorithm,protocol,channels,ranks,bytes,count,type,op,cycles,time_us,algbw_gbytes_per_s,busbw_gbytes_per_s,wrong,"
-       "tx_bytes_per_rank,rx_bytes_per_rank,placement,endpoints\n";
+       "tx_bytes_per_rank,rx_bytes_per_rank,selection,predicted_us,placement,endpoints\n";
   char line[512];
   for (const CollRow& r : t.rows) {
     std::snprintf(line, sizeof line, "%s,%s,%s,%d,%d,%llu,%llu,%s,%s,%llu,%.4f,%.3f,%.3f,%lld,%.1f,%.1f",
@@ -329,7 +376,12 @@ std::string coll_csv(const CollTable& t) {
                   tl::red_type_name(t.opt.type), coll::reduces(r.coll) ? tl::red_op_name(t.opt.op) : "none",
                   static_cast<unsigned long long>(r.cycles), r.time_us, r.algbw, r.busbw, static_cast<long long>(r.wrong),
                   r.tx_bytes_per_rank, r.rx_bytes_per_rank);
-    o << line << "," << placement_name(t.opt.placement) << ",\"" << endpoint_list(r.endpoints) << "\"\n";
+    o << line << "," << (r.chosen ? "auto" : "forced") << ",";
+    if (r.chosen) {
+      std::snprintf(line, sizeof line, "%.4f", r.predicted_us);
+      o << line;
+    }
+    o << "," << placement_name(t.opt.placement) << ",\"" << endpoint_list(r.endpoints) << "\"\n";
   }
   return o.str();
 }
@@ -353,7 +405,9 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
       {"algbw_gbytes_per_s", "size / time (1e9 B/s)"},
       {"busbw_gbytes_per_s", "algbw x bus factor: all_reduce 2(n-1)/n; reduce_scatter, all_gather, all_to_all (n-1)/n; broadcast 1"},
       {"wrong", "result elements differing from the host reference (-1: not checked)"},
-      {"tx_bytes_per_rank", "payload bytes a rank sent on its link, mean over ranks, without the ring's 8 B flags"}};
+      {"tx_bytes_per_rank", "payload bytes a rank sent on its link, mean over ranks, without the ring's 8 B flags"},
+      {"selection", "auto: algorithm, protocol and channels picked by --algo auto's cost model (doc/nccl.md); forced: as asked"},
+      {"predicted_us", "auto: the cost model's time for the pick (null for forced rows)"}};
   meta["config"] = json::parse(config::config_to_json(t.cfg).dump());
   json rows = json::array();
   for (const CollRow& r : t.rows)
@@ -372,7 +426,9 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
                     {"busbw_gbytes_per_s", round_to(r.busbw, 3)},
                     {"wrong", r.wrong},
                     {"tx_bytes_per_rank", round_to(r.tx_bytes_per_rank, 1)},
-                    {"rx_bytes_per_rank", round_to(r.rx_bytes_per_rank, 1)}});
+                    {"rx_bytes_per_rank", round_to(r.rx_bytes_per_rank, 1)},
+                    {"selection", r.chosen ? "auto" : "forced"},
+                    {"predicted_us", r.chosen ? json(round_to(r.predicted_us, 4)) : json(nullptr)}});
   json out;
   out["meta"] = meta;
   out["rows"] = rows;

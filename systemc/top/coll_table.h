@@ -19,7 +19,11 @@ namespace upswitch::top {
 
 struct CollTableOptions {
   std::vector<coll::Collective> colls = {coll::Collective::kAllReduce};
-  std::vector<coll::Algorithm> algos;  // empty: every algorithm that applies
+  std::vector<coll::Algorithm> algos;  // forced rows' algorithms; empty: every algorithm that applies
+  bool forced_rows = true;  // rows of the algorithms in `algos`
+  // Rows of the algorithm, protocol and channel count --algo auto picks (top/coll_choice.h), after
+  // the forced rows of each collective.
+  bool auto_rows = false;
   std::vector<coll::Protocol> protocols;  // the ring's; empty: the configuration's coll.protocol
   std::vector<int> group_sizes = {8};
   Placement placement;  // which endpoints a group of n ranks takes (top/placement.h)
@@ -42,6 +46,8 @@ struct CollRow {
   coll::Algorithm algo;
   coll::Protocol protocol = coll::Protocol::kSimple;  // as run: oneshot and switch use simple
   int channels = 1;                                   // concurrent runs the buffer was split into
+  bool chosen = false;        // picked by --algo auto (else forced)
+  double predicted_us = 0;    // auto: the cost model's time for the pick (top/coll_choice.h)
   int ranks = 0;
   uint64_t bytes = 0, count = 0;
   uint64_t cycles = 0;
@@ -75,8 +81,9 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt);
 int threads_per_point(const CollTableOptions& opt, size_t points);
 // One point: a fresh fabric, one collective from cycle 0, on `threads` threads (at least 1);
 // `optional`: one thread when the point cannot be split (instead of ParallelError).
+// `channels`: concurrent runs the buffer is split into (0: coll.channels).
 CollRow measure_coll_point(const config::Config& cfg, const coll::CollectiveSpec& spec, bool check, int threads = 1,
-                           bool optional = false);
+                           bool optional = false, int channels = 0);
 CollTable measure_coll_table(const config::Config& cfg, const CollTableOptions& opt,
                              const std::function<void(size_t done, size_t total)>& progress = {});
 

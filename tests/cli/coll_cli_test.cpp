@@ -138,6 +138,54 @@ TEST(CollCli, ChannelsSplitTheBufferAndOverlapTheirSteps) {
   EXPECT_GE(big4 / big1, 0.95) << big4 << " " << big1;
 }
 
+// --algo auto (doc/nccl.md "Algorithm choice"): the cost model's pick per size, run and checked
+// like any row. On the default preset at 8 ranks, for all-reduce and all-gather from 4 KiB to
+// 16 MiB, the pick is within 5% of the fastest of the algorithms and protocols NCCL has (ring with
+// Simple, LL128 or LL; the switch engine), each forced; every row says what was picked, exact.
+TEST(CollCli, AutoIsWithinFivePercentOfTheBestForcedRow) {
+  const fs::path out = scratch("coll_auto");
+  const Result r = run("coll --coll all_reduce,all_gather --ranks 8 -b 4K -e 16M -f 16 --algo auto,ring,switch "
+                       "--protocol all --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+  std::map<std::pair<std::string, uint64_t>, double> best, picked;
+  int autos = 0;
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["wrong"], 0) << row.dump();
+    const auto key = std::make_pair(row["collective"].get<std::string>(), row["bytes"].get<uint64_t>());
+    const double t = row["time_us"].get<double>();
+    if (row["selection"] == "auto") {
+      ++autos;
+      picked[key] = t;
+      EXPECT_GT(row["predicted_us"].get<double>(), 0.0) << row.dump();
+    } else {
+      EXPECT_TRUE(row["predicted_us"].is_null()) << row.dump();
+      best[key] = best.count(key) ? std::min(best[key], t) : t;
+    }
+  }
+  EXPECT_EQ(autos, 8);
+  for (const auto& [key, t] : picked) EXPECT_LE(t, 1.05 * best[key]) << key.first << " " << key.second;
+  const std::string csv = slurp(out / "coll.csv");
+  EXPECT_NE(csv.find(",selection,predicted_us,"), std::string::npos);
+  EXPECT_NE(r.out.find("algorithm auto"), std::string::npos) << r.out;
+}
+
+// On the dgx-h100 preset auto gives the switch algorithm enough channels to cover the engine's
+// round trip (8 at 16 MiB: the measured best of 1, 2, 4, 8, 16 and 32 in doc/nccl.md), and trims
+// them when a channel's share would not fill its window of slices (one at 64 KiB).
+TEST(CollCli, AutoChannelsCoverTheRoundTripAndTrimForSmallMessages) {
+  const fs::path out = scratch("coll_auto_dgx");
+  const Result r = run("coll --preset dgx-h100 --ranks 8 -b 64K -e 16M -f 256 --algo auto --quiet --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][0]["algorithm"], "switch");
+  EXPECT_EQ(j["rows"][0]["channels"], 1);
+  EXPECT_EQ(j["rows"][1]["algorithm"], "switch");
+  EXPECT_EQ(j["rows"][1]["channels"], 8);
+  for (const auto& row : j["rows"]) EXPECT_EQ(row["wrong"], 0) << row.dump();
+}
+
 // The measured DGX H100 (facts §2.5, [N11][N12]): ring all-reduce busbw about 370 GB/s and NVLS
 // about 480 at 8 GPUs. The dgx-h100 preset with four channels at 16 MiB must land within 10% of
 // both (doc/nccl.md "The measured systems"; measured 335.7 and 479.2), exact.
@@ -193,6 +241,8 @@ TEST(CollCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"coll --slice-bytes 100", "--slice-bytes 100"},
       {"coll --coll gather", "--coll 'gather'"},
       {"coll --algo tree", "--algo 'tree'"},
+      {"coll --algo auto,auto", "--algo 'auto,auto': expected all or a comma-separated list of auto, ring, oneshot, switch (each once)"},
+      {"coll --algo auto --protocol ll", "--protocol ll: the forced ring rows' protocols; --algo auto picks its own"},
       {"coll --coll broadcast --root 9", "--root 9"},
       {"coll --set reduce.contexts=0", "reduce.contexts"},
       {"coll --coll all_to_all --algo ring", "all_to_all is oneshot only"},

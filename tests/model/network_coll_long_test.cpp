@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "config/presets.h"
+#include "top/coll_table.h"
 #include "coll_support.h"
 
 namespace upswitch::testing {
@@ -26,6 +27,39 @@ TEST(NetworkCollLong, Nvl72RackInSwitchAllReduceIsAtLeast15TimesOnePlaneAt16MiB)
               b_one, b_rack / b_one);
   EXPECT_GE(b_rack, 15 * b_one);
   EXPECT_LE(b_rack, 18.5 * b_one);
+}
+
+
+// Done-when of issue 55: on the rack at 72 ranks and 4 MiB, --algo auto is within 5% of the best
+// forced algorithm (ring with each protocol, the switch engine), and the ring with LL128 or LL
+// beats the ring with Simple (doc/nccl.md "Algorithm choice"; measured: auto picks the switch
+// algorithm with one channel, 11.72 us, the best forced row).
+TEST(NetworkCollLong, Nvl72RackAutoAt72RanksIsWithinFivePercentOfTheBest) {
+  top::CollTableOptions o;
+  o.colls = {coll::Collective::kAllReduce};
+  o.algos = {coll::Algorithm::kRing, coll::Algorithm::kSwitch};
+  o.auto_rows = true;
+  o.protocols = {coll::Protocol::kSimple, coll::Protocol::kLl128, coll::Protocol::kLl};
+  o.group_sizes = {72};
+  o.min_bytes = o.max_bytes = uint64_t{4} << 20;
+  o.check = false;
+  const top::CollTable t = top::measure_coll_table(make_preset_txn_config("nvl72-rack"), o);
+  double best = 1e300, picked = 0, simple = 0, ll128 = 0, ll = 0;
+  for (const top::CollRow& r : t.rows) {
+    std::printf("%s %s/%s/%d: %.2f us\n", r.chosen ? "auto" : "forced", coll::algorithm_name(r.algo),
+                coll::protocol_name(r.protocol), r.channels, r.time_us);
+    if (r.chosen) {
+      picked = r.time_us;
+      continue;
+    }
+    best = std::min(best, r.time_us);
+    if (r.algo == coll::Algorithm::kRing)
+      (r.protocol == coll::Protocol::kSimple ? simple : r.protocol == coll::Protocol::kLl128 ? ll128 : ll) = r.time_us;
+  }
+  ASSERT_GT(picked, 0);
+  EXPECT_LE(picked, 1.05 * best);
+  EXPECT_LT(ll128, simple);
+  EXPECT_LT(ll, simple);
 }
 
 }  // namespace

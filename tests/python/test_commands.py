@@ -261,7 +261,7 @@ def test_coll_sweep_runs_resumes_merges_tidy_rows_and_plots(tmp_path, upswitch):
     assert "4/4 done" in r.stderr and "0 failed" in r.stderr
     rows = read_csv(out / "results.csv")
     head = ["index", "run_id", "link.latency_cycles", "args.ranks", "seed", "status", "exit_code", "error",
-            "collective", "algorithm", "protocol", "channels", "ranks", "bytes", "time_us", "algbw_gbytes_per_s",
+            "collective", "algorithm", "protocol", "channels", "selection", "ranks", "bytes", "time_us", "algbw_gbytes_per_s",
             "busbw_gbytes_per_s"]
     assert list(rows[0])[:len(head)] == head
     # 4 points x (2 algorithms x 4 sizes), each row the run's coll.json row

@@ -1,0 +1,101 @@
+#include "top/coll_choice.h"
+
+#include <algorithm>
+
+namespace upswitch::top {
+
+coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& ranks) {
+  const network::Topology& t = cfg.network();
+  const int e = ranks.empty() ? 0 : ranks.front();
+  const double flit_rate = cfg.flit_bytes * cfg.clock_ghz;  // GB/s of one flit per cycle
+  double flits = 0;
+  int latency = cfg.link_latency_cycles;
+  // Accelerator ports per switch: a switch's engine units serve them (k-th port -> unit k mod units).
+  std::vector<int> accel_ports(static_cast<size_t>(t.num_switches()), 0);
+  for (const network::LinkSpec& l : t.links)
+    if (!l.inter_switch()) ++accel_ports[static_cast<size_t>(l.a.is_switch ? l.a.id : l.b.id)];
+  double unit_flits = 0;
+  const auto& links = t.endpoint_port_link[static_cast<size_t>(e)];
+  for (size_t k = 0; k < links.size(); ++k) {
+    const network::LinkSpec& l = t.links[static_cast<size_t>(links[k])];
+    flits += l.flits_per_cycle(flit_rate);
+    if (k == 0) latency = l.latency_cycles;
+    const int sw = l.a.is_switch ? l.a.id : l.b.id;
+    const int given = t.switches[static_cast<size_t>(sw)].reduce_units;
+    const int units = given >= 0 ? given : cfg.accel.reduce.units;
+    const int ports = std::max(1, accel_ports[static_cast<size_t>(sw)]);
+    unit_flits += units == 0 ? 1.0 : std::min(1.0, static_cast<double>(units) / ports);  // a unit moves a flit a cycle
+  }
+  const core::SwitchParams& sw = cfg.sw;
+  const int va = sw.queueing != core::Queueing::kVc ? 0 : sw.speculative && sw.vc_alloc_cycles > 0 ? sw.vc_alloc_cycles - 1 : sw.vc_alloc_cycles;
+  coll::CostParams c;
+  c.flit_bytes = cfg.flit_bytes;
+  c.link_bytes_per_cycle = flits * cfg.flit_bytes;
+  c.unit_bytes_per_cycle = unit_flits * cfg.flit_bytes;
+  c.hop_cycles = 2.0 * latency + sw.routing_cycles + va + sw.output_pipeline_cycles();
+  c.mem_latency_cycles = cfg.accel.mem_latency_cycles;
+  c.mem_bytes_per_cycle = cfg.accel.mem_bytes_per_cycle;
+  c.alu_latency_cycles = cfg.accel.reduce.alu_latency_cycles;
+  c.store_bytes = cfg.coll.store_bytes;
+  return c;
+}
+
+int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, const coll::CostParams& params) {
+  const int e = s.ranks.empty() ? 0 : s.ranks.front();
+  const int links = static_cast<int>(cfg.network().endpoint_port_link[static_cast<size_t>(e)].size());
+  double want = std::max(1, links / 2);
+  int cap = 32;
+  if (s.algo == coll::Algorithm::kSwitch) {
+    // Under load a load-reduce takes about twice its zero-load round trip (dgx-h100, 8 ranks, 16 MiB,
+    // one channel: 4 x 8 KiB in flight per rank give 28 GB/s, a 1.17 us round trip against 0.48).
+    const double round_trip = 2 * coll::load_reduce_round_trip(params);
+    const double in_flight = static_cast<double>(s.ranks.size()) * s.window * static_cast<double>(coll::slice_of(s));
+    want = params.unit_bytes_per_cycle * round_trip / in_flight;
+    cap = std::min(cap, std::max(1, cfg.accel.reduce.groups));
+  }
+  int c = 1;
+  if (s.algo == coll::Algorithm::kSwitch) {
+    while (c < cap && c < want) c *= 2;  // enough to cover the round trip
+  } else {
+    while (2 * c <= want) c *= 2;  // one per two links, rounded down
+  }
+  c = std::min(c, cap);
+  // Each channel keeps whole pipelines: the switch algorithm a full window of slices per rank, the
+  // ring chunks of eight of its largest slices (64 KiB), since smaller slices pay the step's
+  // synchronisation more often. Per rank: the buffer over the ranks; broadcast: the root's buffer.
+  const uint64_t ranks = s.coll == coll::Collective::kBroadcast ? 1 : s.ranks.size();
+  const uint64_t per_rank = s.algo == coll::Algorithm::kSwitch ? static_cast<uint64_t>(s.window) * coll::slice_of(s) : 8 * 65536;
+  while (c > 1 && s.bytes / static_cast<uint64_t>(c) < ranks * per_rank) c /= 2;
+  return c;
+}
+
+CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base) {
+  const coll::CostParams params = cost_params(cfg, base.ranks);
+  std::vector<CollChoice> all;
+  auto weigh = [&](coll::Algorithm a, coll::Protocol p) {
+    coll::CollectiveSpec s = base;
+    s.algo = a;
+    s.protocol = p;
+    const int c = auto_channels(cfg, s, params);
+    all.push_back({a, p, c, coll::predict_cycles(s, c, params)});
+  };
+  if (base.coll == coll::Collective::kAllToAll) {
+    weigh(coll::Algorithm::kOneShot, coll::Protocol::kSimple);
+  } else {
+    for (coll::Protocol p : {coll::Protocol::kSimple, coll::Protocol::kLl128, coll::Protocol::kLl})
+      weigh(coll::Algorithm::kRing, p);
+    if (cfg.accel.reduce.enable && coll::algorithm_applies(base.coll, coll::Algorithm::kSwitch))
+      weigh(coll::Algorithm::kSwitch, coll::Protocol::kSimple);
+  }
+  // The lowest predicted time; on a tie, the first weighed.
+  const CollChoice* best = &all.front();
+  for (const CollChoice& k : all)
+    if (k.predicted_cycles < best->predicted_cycles) best = &k;
+  return *best;
+}
+
+std::string choice_name(const CollChoice& c) {
+  return std::string(coll::algorithm_name(c.algo)) + "/" + coll::protocol_name(c.protocol) + "/" + std::to_string(c.channels) + "ch";
+}
+
+}  // namespace upswitch::top

@@ -1,0 +1,110 @@
+// The collective cost model behind --algo auto (coll/cost_model.h), against wire bytes counted by
+// hand from the packet format and against cycle counts worked out by hand for plans small enough
+// to follow; and the bandwidth bound it must reach for a large ring.
+#include <gtest/gtest.h>
+
+#include "coll/cost_model.h"
+#include "coll/plan.h"
+
+namespace upswitch::testing {
+namespace {
+
+coll::CostParams params() {
+  coll::CostParams c;
+  c.link_bytes_per_cycle = 64;
+  c.unit_bytes_per_cycle = 64;
+  c.hop_cycles = 100;
+  c.mem_latency_cycles = 50;
+  c.mem_bytes_per_cycle = 64;
+  c.alu_latency_cycles = 4;
+  return c;
+}
+
+coll::CollectiveSpec spec(coll::Collective k, coll::Algorithm a, int n, uint64_t bytes, coll::Protocol p) {
+  coll::CollectiveSpec s;
+  s.coll = k;
+  s.algo = a;
+  s.protocol = p;
+  for (int i = 0; i < n; ++i) s.ranks.push_back(i);
+  s.bytes = bytes;
+  return s;
+}
+
+// tl/packet_format.h: a 256 B WriteFull is 8 data half-flits. Streamed to one destination its
+// compressed header takes a quarter of a control half-flit (8 B) and its acknowledgement an
+// eighth (4 B); alone, it is a control half-flit and 8 data halves in 5 flits (320 B). LL128 adds
+// 3 lines' 8 B flags, one half-flit; LL carries 128 B of data and 128 B of flags per request.
+TEST(CollCostModel, WireBytesFollowThePacketFormat) {
+  const coll::CostParams c = params();
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 256, c, true), 268.0);
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 256, c, false), 320.0);
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kLl128, 256, c, true), 256.0 + 32.0 + 12.0);
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kLl, 256, c, true), 2 * (128.0 + 128.0 + 12.0));
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 4096, c, true), 16 * 268.0);
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 0, c, true), 0.0);
+}
+
+// Two ranks, all-gather of 8 KiB: each writes its 4 KiB chunk to the other at once, one step, no
+// flags. 16 requests of 268 B at 64 B a cycle (67 cycles), a hop to land, the memory, the
+// acknowledgement's cycle and hop back: 67 + 100 + 50 + 1 + 100 = 318.
+TEST(CollCostModel, OneStepIsTheWireThenTheRoundTrip) {
+  const coll::CostParams c = params();
+  const auto s = spec(coll::Collective::kAllGather, coll::Algorithm::kRing, 2, 8192, coll::Protocol::kSimple);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 318.0);
+}
+
+// Three ranks, all-gather of 3 x 4 KiB (one 4 KiB slice per chunk, two steps). LL128: a slice is
+// 16 x 300 B, 75 cycles; step 1 lands at 75 + 100 = 175 with its flag inside, so step 2 goes 2
+// hand-over cycles later and completes at 177 + 75 + 100 + 151 = 503. Simple: step 1 lands at
+// 67 + 100 = 167, is acknowledged at 318 and its flag arrives a hop later (418); step 2 is then
+// 420 + 67 + 100 + 151 = 738.
+TEST(CollCostModel, SimpleStepsWaitForTheAcknowledgementAndTheFlag) {
+  const coll::CostParams c = params();
+  const auto ll128 = spec(coll::Collective::kAllGather, coll::Algorithm::kRing, 3, 3 * 4096, coll::Protocol::kLl128);
+  const auto simple = spec(coll::Collective::kAllGather, coll::Algorithm::kRing, 3, 3 * 4096, coll::Protocol::kSimple);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(ll128, 1, c), 75 + 100 + 2 + 75 + 100 + 151.0);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(simple, 1, c), 420 + 67 + 100 + 151.0);
+}
+
+// A large ring all-reduce is bound by its links: 2 (n-1)/n of the buffer per rank, at 268 B of
+// wire per 256 B, within 2% (the steps' latency is the rest).
+TEST(CollCostModel, LargeRingReachesTheLinkBound) {
+  const coll::CostParams c = params();
+  const uint64_t bytes = uint64_t{64} << 20;
+  const auto s = spec(coll::Collective::kAllReduce, coll::Algorithm::kRing, 8, bytes, coll::Protocol::kSimple);
+  const double bound = 2.0 * 7 / 8 * static_cast<double>(bytes) * 268.0 / 256.0 / 64.0;
+  const double t = coll::predict_cycles(s, 1, c);
+  EXPECT_GE(t, bound);
+  EXPECT_LE(t, bound * 1.02);
+}
+
+// The switch algorithm's all-reduce moves S (1 + 1/n) per link, in single-message packets (320 B per
+// 256 B) at 0.9 of the link (all-to-all traffic); the engine unit takes n contributions per byte
+// reduced, so at one unit per rank it binds first: S x 320/256 / 64 cycles. Channels cannot beat it.
+TEST(CollCostModel, SwitchAllReduceIsBoundByTheUnitAndTheLinks) {
+  coll::CostParams c = params();
+  const uint64_t bytes = uint64_t{16} << 20;
+  const auto s = spec(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, 8, bytes, coll::Protocol::kSimple);
+  const double unit = static_cast<double>(bytes) * 320.0 / 256.0 / 64.0;
+  const double links = static_cast<double>(bytes) * 9.0 / 8.0 * 320.0 / 256.0 / (64.0 * 0.9);
+  const double t = coll::predict_cycles(s, 1, c);
+  EXPECT_GE(t, std::max(unit, links));
+  EXPECT_LE(t, std::max(unit, links) * 1.03);
+  EXPECT_GE(coll::predict_cycles(s, 4, c), std::max(unit, links));
+  c.unit_bytes_per_cycle = 1e6;  // units out of the way: the links bind
+  EXPECT_GE(coll::predict_cycles(s, 1, c), links);
+  EXPECT_LE(coll::predict_cycles(s, 1, c), links * 1.03);
+}
+
+// The plan's dependencies, not only its bytes: a chain broadcast's time grows with the chain
+// (n - 1 hops of the first slice) at a size where the links do not bind.
+TEST(CollCostModel, ChainLatencyGrowsWithTheRanks) {
+  const coll::CostParams c = params();
+  const auto b4 = spec(coll::Collective::kBroadcast, coll::Algorithm::kRing, 4, 4096, coll::Protocol::kLl128);
+  const auto b8 = spec(coll::Collective::kBroadcast, coll::Algorithm::kRing, 8, 4096, coll::Protocol::kLl128);
+  // Each extra hop: the slice's wire (75), a hop (100) and the hand-over (2).
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(b8, 1, c) - coll::predict_cycles(b4, 1, c), 4 * (75.0 + 100 + 2));
+}
+
+}  // namespace
+}  // namespace upswitch::testing
