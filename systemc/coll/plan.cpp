@@ -159,17 +159,48 @@ struct Builder {
     }
   }
 
+  // Multicast broadcast (NCCL NVLS broadcast as scatter + all-gather): the root writes rank i's
+  // chunk to rank i, slice by slice, round-robin over the ranks, each round followed by the
+  // multicast store of its own chunk's slice; each other rank multicast-stores each slice of its
+  // chunk once it has landed (its flag). Every link then carries about the buffer once, where the
+  // root storing everything itself would send it through its one engine unit N times.
+  void multicast_broadcast() {
+    const int r = s.root;
+    auto store = [&](int i, int j) {
+      const uint64_t off = begin(i) + slice_off(j);
+      PlanOp st = transfer(i, tl::Opcode::kWrite, -1, l.out + off, (i == r ? l.in : l.out) + off, slice_len(size(i), j));
+      st.mc = true;
+      if (i != r) st.wait_flag = j;
+      add(st);
+    };
+    uint64_t max_chunk = 0;
+    for (int c = 0; c < n; ++c) max_chunk = std::max(max_chunk, size(c));
+    for (int j = 0; j < slices(max_chunk); ++j) {
+      for (int d = 1; d < n; ++d) {
+        const int i = (r + d) % n;
+        const uint64_t len = slice_len(size(i), j);
+        if (len == 0) continue;
+        PlanOp p = transfer(r, tl::Opcode::kWrite, i, l.out + begin(i) + slice_off(j), l.in + begin(i) + slice_off(j), len);
+        p.notify_peer = i;
+        p.notify_flag = j;
+        add(p);
+      }
+      if (slice_len(size(r), j) > 0) store(r, j);
+    }
+    for (int d = 1; d < n; ++d)
+      for (int j = 0; j * slice < size((r + d) % n); ++j) store((r + d) % n, j);
+  }
+
   // NCCL NVLS: each rank load-reduces its chunk through the engine (the reduced data lands in its
   // own output), then multicast-stores it to every member; slice j's store follows its load.
   void in_switch() {
+    if (s.coll == Collective::kBroadcast) {
+      multicast_broadcast();
+      return;
+    }
     for (int i = 0; i < n; ++i) {
       const bool reduce = reduces(s.coll);
-      uint64_t from = begin(i), bytes = size(i);
-      if (s.coll == Collective::kBroadcast) {
-        if (i != s.root) continue;
-        from = 0;
-        bytes = s.bytes;
-      }
+      const uint64_t from = begin(i), bytes = size(i);
       std::vector<int> loads;
       for (int j = 0; j * slice < bytes; ++j) {
         const uint64_t off = from + slice_off(j), len = slice_len(bytes, j);
@@ -230,6 +261,13 @@ Layout make_layout(const CollectiveSpec& s, uint64_t base) {
     l.flag_count = static_cast<int>(s.coll == Collective::kBroadcast
                                         ? std::max<uint64_t>(1, (s.bytes + slice - 1) / slice)
                                         : steps * J);
+  } else if (s.algo == Algorithm::kSwitch && s.coll == Collective::kBroadcast) {
+    // The multicast broadcast: one flag per slice of a rank's chunk (the root's scatter landed).
+    const int elem = tl::red_type_bytes(s.type);
+    const uint64_t slice = slice_of(s);
+    uint64_t max_chunk = 0;
+    for (int c = 0; c < n; ++c) max_chunk = std::max(max_chunk, chunk_begin(s.bytes, n, c + 1, elem) - chunk_begin(s.bytes, n, c, elem));
+    l.flag_count = static_cast<int>(std::max<uint64_t>(1, (max_chunk + slice - 1) / slice));
   }
   l.in = base;
   l.out = round_up(l.in + l.in_bytes, 4096);
