@@ -36,15 +36,16 @@ double gbytes_per_s(const AlphaBetaFit& f) { return *f.beta / 1000.0; }  // byte
 std::vector<TableFit> coll_fits(const CollTable& t) {
   using Key = std::tuple<int, int, int>;
   Groups<Key> g;
+  // --algo auto rows are their own group, "auto", whatever each size picked.
   for (const CollRow& r : t.rows)
-    g.at(Key{static_cast<int>(r.coll), static_cast<int>(r.algo), r.ranks})
+    g.at(Key{static_cast<int>(r.coll), r.chosen ? coll::kAlgorithms : static_cast<int>(r.algo), r.ranks})
         .push_back(SizeTime{static_cast<double>(r.bytes), r.time_us});
   std::vector<TableFit> out;
   for (size_t i = 0; i < g.size(); ++i) {
     const auto [c, a, n] = g.key(i);
     for (const AlphaBetaFit& f : fit_alpha_beta_pieces(g.points(i), kFitTargetError))
       out.push_back(TableFit{"coll", coll::collective_name(static_cast<coll::Collective>(c)),
-                             coll::algorithm_name(static_cast<coll::Algorithm>(a)), n, 0, f});
+                             a == coll::kAlgorithms ? "auto" : coll::algorithm_name(static_cast<coll::Algorithm>(a)), n, 0, f});
   }
   return out;
 }

@@ -179,6 +179,18 @@ TEST(TableFits, RecoverTheAlphaAndBetaTheRowsCameFrom) {
   EXPECT_NE(csv.find("coll,all_reduce,ring,8,0,2,1048576,4194304,20.000000,50.0000,1.000000,0.000000\n"),
             std::string::npos)
       << csv;
+  // --algo auto rows are their own group, apart from the forced rows of the algorithm they picked.
+  top::CollTable with_auto = t.coll;
+  for (uint64_t b : {uint64_t{1} << 20, uint64_t{4} << 20}) {
+    top::CollRow a = row(Collective::kAllReduce, Algorithm::kRing, 8, b, 10.0, 100'000.0);
+    a.chosen = true;
+    with_auto.rows.push_back(a);
+  }
+  const std::vector<top::TableFit> fa = top::coll_fits(with_auto);
+  ASSERT_EQ(fa.size(), 6u);
+  EXPECT_EQ(fa.back().algorithm, "auto");
+  EXPECT_NEAR(fa.back().fit.alpha, 10.0, 1e-9);
+  EXPECT_NEAR(*fa.back().fit.beta, 100'000.0, 1e-6);
   // p2p: one fit per operation of two sizes or more (writefull has one size).
   const std::vector<top::TableFit> p = top::p2p_fits(t.p2p);
   ASSERT_EQ(p.size(), 1u);
