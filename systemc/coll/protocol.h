@@ -45,11 +45,16 @@ inline Line protocol_line(Protocol p) {
   return {};
 }
 
+// coll.data: whether collectives move their payload (checked against the host reference) or only
+// its timing: every packet, flag and ordering as in checked mode, no bytes stored (doc/nccl.md).
+enum class DataMode : uint8_t { kChecked, kTiming };
+
 // coll.*: the collective library's choices that every collective of a run follows.
 struct CollParams {
   Protocol protocol = Protocol::kSimple;  // ring and chain algorithms (oneshot and switch: Simple)
   int store_bytes = 256;                  // largest write the GPU issues for a collective
   int channels = 1;                       // concurrent rings / pipelines, each on its share of the buffer
+  DataMode data = DataMode::kChecked;
 };
 
 }  // namespace upswitch::coll

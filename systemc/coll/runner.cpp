@@ -204,12 +204,13 @@ void CollectiveRunner::start_run(int id, uint64_t t) {
     r.group = e.define_group(r.spec.ranks);
   }
   std::vector<uint8_t>& buf = fold_a_;
-  for (const Plan::Copy& c : r.plan.copies) {
-    tl::SparseMemory& m = e.memory(r.spec.ranks[static_cast<size_t>(c.rank)]);
-    buf.resize(c.bytes);
-    m.read(c.from, buf.data(), c.bytes);
-    m.write(c.to, buf.data(), c.bytes);
-  }
+  if (!timing_only())
+    for (const Plan::Copy& c : r.plan.copies) {
+      tl::SparseMemory& m = e.memory(r.spec.ranks[static_cast<size_t>(c.rank)]);
+      buf.resize(c.bytes);
+      m.read(c.from, buf.data(), c.bytes);
+      m.write(c.to, buf.data(), c.bytes);
+    }
   if (r.plan.ops.empty()) finish_run(r, t);
   const uint32_t first = first_op_[static_cast<size_t>(id)];
   for (size_t k = 0; k < r.plan.ops.size(); ++k)
@@ -245,13 +246,15 @@ void CollectiveRunner::start_op(uint32_t g, uint64_t t) {
     submit_op(g, t);
     return;
   }
-  tl::SparseMemory& m = f_.endpoints().memory(r.spec.ranks[static_cast<size_t>(p.rank)]);
-  fold_a_.resize(p.fold_bytes);
-  fold_b_.resize(p.fold_bytes);
-  m.read(p.fold_at, fold_a_.data(), p.fold_bytes);
-  m.read(p.fold_from, fold_b_.data(), p.fold_bytes);
-  tl::red_apply(r.spec.type, r.spec.op, fold_a_.data(), fold_b_.data(), static_cast<int>(p.fold_bytes));
-  m.write(p.fold_at, fold_a_.data(), p.fold_bytes);
+  if (!timing_only()) {
+    tl::SparseMemory& m = f_.endpoints().memory(r.spec.ranks[static_cast<size_t>(p.rank)]);
+    fold_a_.resize(p.fold_bytes);
+    fold_b_.resize(p.fold_bytes);
+    m.read(p.fold_at, fold_a_.data(), p.fold_bytes);
+    m.read(p.fold_from, fold_b_.data(), p.fold_bytes);
+    tl::red_apply(r.spec.type, r.spec.op, fold_a_.data(), fold_b_.data(), static_cast<int>(p.fold_bytes));
+    m.write(p.fold_at, fold_a_.data(), p.fold_bytes);
+  }
   const auto bpc = static_cast<uint64_t>(f_.config().accel.mem_bytes_per_cycle);
   ready_.emplace_back(t + (3 * p.fold_bytes + bpc - 1) / bpc, kSubmit | g);
 }
@@ -281,6 +284,7 @@ void CollectiveRunner::submit_op(uint32_t g, uint64_t t) {
   q.max_request = static_cast<uint16_t>(r.spec.protocol == Protocol::kLl ? store / 2 : store);
   q.line_bytes = line.bytes;
   q.line_data = line.data;
+  q.timing_only = timing_only();
   f_.endpoints().submit(r.spec.ranks[static_cast<size_t>(p.rank)], q, t);
 }
 

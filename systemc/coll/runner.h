@@ -77,6 +77,8 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   uint64_t next_activity(uint64_t t) const override;
 
  private:
+  // coll.data = timing: no payload is read, folded, copied or stored.
+  bool timing_only() const { return f_.config().coll.data == DataMode::kTiming; }
   struct OpState {
     int run = 0, op = 0;
     int deps = 0;

@@ -248,6 +248,12 @@ std::vector<ParamSpec> build_table() {
                         "[N27]): the buffer is split into this many contiguous shares in 256 B units, each run by its "
                         "own ring, chain, one-shot or in-switch pipeline over the same ranks in the same order, all "
                         "at once (doc/nccl.md). The switch algorithm takes a multicast group per channel."));
+  t.push_back(enum_param("coll.data", [](Config& c) -> coll::DataMode& { return c.coll.data; }, {"checked", "timing"},
+                         "checked",
+                         "checked: collectives move their payload through memory and `coll` checks every result "
+                         "element against the host reference; timing: every request, flag, packet and ordering is "
+                         "the same, and so is every cycle, but no payload is read or stored, so sizes whose buffers "
+                         "would not fit the machine's memory run (`coll` rows then have wrong = -1; doc/nccl.md)."));
   // --- reduction engine
   t.push_back(bool_param("reduce.enable", [](Config& c) -> bool& { return c.accel.reduce.enable; }, true,
                          "The switch's reduction engine (NVLS-style multicast store, load-reduce and reduce at the "

@@ -25,7 +25,7 @@ uint32_t AcceleratorEndpoints::record_answer(int p, const tl::Message& m, tl::St
   Node& port = nodes_[static_cast<size_t>(p)];
   Transfer& tr = transfers_[m.transfer];
   if (tr.status == tl::Status::kOkay) tr.status = st;
-  if (st == tl::Status::kOkay && tl::returns_data(m.op)) {
+  if (st == tl::Status::kOkay && tl::returns_data(m.op) && !m.no_data) {
     if (tr.req.local_dst != TransferRequest::kNoOffset)
       port.memory.write(tr.req.local_dst + (m.addr - tr.req.addr), m.data.data(), m.len);
     else if (tr.req.result)

@@ -236,7 +236,8 @@ void AcceleratorEndpoints::fill_request(const Transfer& tr, tl::Message& m, uint
   // Nobody reads a synthetic transfer's bytes unless an observer (a scoreboard) watches.
   const bool synthetic = !r.data && !r.result && r.local_src == TransferRequest::kNoOffset &&
                          r.local_dst == TransferRequest::kNoOffset && !observer_;
-  m.no_data = synthetic && (m.op == tl::Opcode::kRead || m.op == tl::Opcode::kWrite || m.op == tl::Opcode::kWriteFull);
+  m.no_data = r.timing_only ||
+              (synthetic && (m.op == tl::Opcode::kRead || m.op == tl::Opcode::kWrite || m.op == tl::Opcode::kWriteFull));
   if (!tl::carries_request_data(m.op) || m.no_data) return;
   if (r.local_src != TransferRequest::kNoOffset) {
     nodes_[m.src].memory.read(r.local_src + offset, m.data.data(), static_cast<uint64_t>(len));

@@ -221,6 +221,7 @@ uint32_t AcceleratorEndpoints::make_member(int p, const Queued& q) {
   sm.vc = q.vc;
   sm.issued = q.issued;
   sm.byte_enable = m.byte_enable;
+  sm.no_data = m.no_data;  // coll.data = timing: the members move no payload either
   if (tl::carries_request_data(m.op)) std::memcpy(sm.data.data(), m.data.data(), m.len);
   sm.compressed = q.compressed;
   --part.members_unmade;
@@ -243,7 +244,9 @@ void AcceleratorEndpoints::engine_gathered(int p, uint32_t h, uint64_t t) {
   if (s.status != tl::Status::kOkay) {
     if (ctx.status == tl::Status::kOkay) ctx.status = s.status;
   } else if (m.op == tl::Opcode::kRead) {
-    if (ctx.received == 0)
+    if (m.no_data) {
+      // coll.data = timing: nothing to reduce; the ALU's time below is the same
+    } else if (ctx.received == 0)
       tl::red_load(m.rtype, s.data.data(), m.len, ctx.acc.data());
     else
       tl::red_combine(m.rtype, m.rop, ctx.acc.data(), s.data.data(), m.len);
@@ -257,7 +260,7 @@ void AcceleratorEndpoints::engine_gathered(int p, uint32_t h, uint64_t t) {
   --part.member_in_flight;
   if (++ctx.received < ctx.members) return;
   m.status = ctx.status;
-  if (m.op == tl::Opcode::kRead && m.status == tl::Status::kOkay) tl::red_store(m.rtype, ctx.acc.data(), m.len, m.data.data());
+  if (m.op == tl::Opcode::kRead && m.status == tl::Status::kOkay && !m.no_data) tl::red_store(m.rtype, ctx.acc.data(), m.len, m.data.data());
   const uint64_t ready = std::max(t, ctx.alu_done) + static_cast<uint64_t>(ap_.reduce.alu_latency_cycles);
   part.counts.reduce.context_cycles += ready - ctx.started;
   if (m.op == tl::Opcode::kRead)

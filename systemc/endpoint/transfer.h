@@ -44,6 +44,9 @@ struct TransferRequest {
   // collective's synchronisation flag, which the GPU stores as soon as the data it guards is
   // complete, not behind the data its copy queue still holds (doc/nccl.md).
   bool urgent = false;
+  // coll.data = timing: its requests move no payload (tl::Message::no_data): nothing is read from
+  // or written to memory at either end, and the timing is the same.
+  bool timing_only = false;
   // Collectives: requests carry at most this much data (a GPU's largest store; 0 = 256 B) and
   // never cross a multiple of it; with protocol lines (line_bytes > line_data > 0), every
   // line_data bytes of data take line_bytes on the wire (coll/protocol.h).

@@ -150,8 +150,9 @@ void check_coll_inputs(const config::Config& cfg, const CollTableOptions& opt) {
       }
   }
   const double concurrent = static_cast<double>(std::min<size_t>(points, static_cast<size_t>(std::max(1, opt.jobs))));
-  config::check_memory(cfg, {{"collective buffers (ranks x message size x buffers, --jobs points at once)",
-                              concurrent * point_bytes}});
+  if (cfg.coll.data == coll::DataMode::kChecked)  // timing: no buffer is stored
+    config::check_memory(cfg, {{"collective buffers (ranks x message size x buffers, --jobs points at once)",
+                                concurrent * point_bytes}});
   // Buffers: input, output and (ring reductions) staging of the largest size, plus flags.
   const uint64_t biggest = opt.max_bytes;
   const uint64_t need = 3 * ((biggest + 4095) / 4096 * 4096) + 65536;
@@ -195,7 +196,8 @@ CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveS
                   coll::chunk_begin(spec.bytes, cfg.coll.channels, c, elem);
     if (share.bytes == 0) continue;
     ids.push_back(runner.add(share, 0));
-    coll::fill_inputs(f, runner.get(ids.back()), cfg.measure.seed + static_cast<uint64_t>(c));
+    if (cfg.coll.data == coll::DataMode::kChecked)  // timing: no payload to fill or check
+      coll::fill_inputs(f, runner.get(ids.back()), cfg.measure.seed + static_cast<uint64_t>(c));
   }
   runner.run();
   require_txn_conservation(f);
@@ -220,7 +222,7 @@ CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveS
   row.time_us = static_cast<double>(row.cycles) / cfg.clock_ghz / 1000.0;
   row.algbw = row.time_us > 0 ? static_cast<double>(spec.bytes) / (row.time_us * 1000.0) : 0.0;
   row.busbw = row.algbw * coll::bus_factor(spec.coll, row.ranks);
-  if (check) {
+  if (check && cfg.coll.data == coll::DataMode::kChecked) {
     row.wrong = 0;
     for (int id : ids) {
       const coll::CheckResult c = coll::check_results(f, runner.get(id));
@@ -312,6 +314,7 @@ std::string coll_text(const CollTable& t) {
   o << "# upswitch " << UPSWITCH_VERSION << " collective table: " << c.network().name << ", " << c.endpoints() << " endpoints, " << c.clock_ghz
     << " GHz, type " << tl::red_type_name(t.opt.type) << ", op " << tl::red_op_name(t.opt.op) << ", seed "
     << c.measure.seed << "\n";
+  if (c.coll.data == coll::DataMode::kTiming) o << "# coll.data = timing: no payload moved, results not checked (#wrong N/A)\n";
   o << "# algbw = size / time; busbw = algbw x factor (all_reduce 2(n-1)/n; reduce_scatter, all_gather, all_to_all "
        "(n-1)/n; broadcast 1)\n";
   if (!c.faults.switch_down.empty())  // doc/reliability.md "Switch down"

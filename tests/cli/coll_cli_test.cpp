@@ -224,6 +224,34 @@ TEST(CollCli, DgxH100WithChannelsMatchesTheMeasuredNode) {
   }
 }
 
+// coll.data = timing (doc/nccl.md "Timing-only data"): every collective under every algorithm and
+// protocol, and --algo auto's channels, take exactly the cycles of the checked run, on one switch and
+// on two tiers (the engine tree), with no result checked (wrong = -1).
+TEST(CollCli, TimingOnlyDataTakesTheCyclesOfTheCheckedRun) {
+  const std::string nets[] = {
+      "--ranks 5 -b 40K -e 40K --algo all --protocol all",
+      "--ranks 8 -b 1M -e 1M --algo auto --preset dgx-h100",
+      "--set topology.kind=two_tier --set topology.leaves=2 --set topology.endpoints_per_leaf=3 --set topology.spines=2 "
+      "--set topology.uplinks_per_leaf=2 --ranks 6 -b 24K -e 24K --algo all"};
+  for (const std::string& net : nets) {
+    auto rows = [&](const std::string& data) {
+      const fs::path o = scratch("coll_timing_" + data);
+      const Result r = run("coll --coll all " + net + " --set coll.data=" + data + " --quiet --out " + o.string());
+      EXPECT_EQ(r.status, 0) << r.err;
+      return nlohmann::json::parse(slurp(o / "coll.json"))["rows"];
+    };
+    const nlohmann::json checked = rows("checked"), timing = rows("timing");
+    ASSERT_EQ(checked.size(), timing.size()) << net;
+    ASSERT_GT(checked.size(), 0u);
+    for (size_t i = 0; i < checked.size(); ++i) {
+      EXPECT_EQ(checked[i]["wrong"], 0) << net << " " << checked[i].dump();
+      EXPECT_EQ(timing[i]["wrong"], -1) << net << " " << timing[i].dump();
+      EXPECT_EQ(timing[i]["cycles"], checked[i]["cycles"]) << net << " " << checked[i].dump();
+      EXPECT_EQ(timing[i]["algorithm"], checked[i]["algorithm"]) << net;
+    }
+  }
+}
+
 // Line protocols on networks of switches: the landing count follows each slice over planes (a
 // rank's writes spread over its ports), two tiers and a topology file, and every result is exact.
 TEST(CollCli, ProtocolsAreExactOnNetworks) {
@@ -273,6 +301,7 @@ TEST(CollCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"coll --set coll.store_bytes=100", "coll.store_bytes = 100: expected 64, 128, 192 or 256"},
       {"coll --set coll.store_bytes=512", "coll.store_bytes"},
       {"coll --set coll.channels=0", "coll.channels"},
+      {"coll --set coll.data=fast", "coll.data"},
       {"coll --set coll.channels=9 --set reduce.groups=8", "coll.channels = 9: the switch algorithm takes a multicast group per channel"},
   };
   for (const BadInput& b : cases) {
