@@ -218,7 +218,9 @@ COLLECTIVES = [("allreduce-switch-72x16MiB", "switch", False, None, "16M", 1),
                ("allreduce-switch-72x16MiB-checked", "switch", True, None, "16M", 1),
                ("allreduce-switch-72x16MiB-checked-threads2", "switch", True, None, "16M", 2),
                ("allreduce-ring-72x16MiB", "ring", False, None, "16M", 1),
-               ("allreduce-ring-nvl72-rack-72x64KiB", "ring", True, "nvl72-rack", "64K", 1)]
+               ("allreduce-ring-nvl72-rack-72x64KiB", "ring", True, "nvl72-rack", "64K", 1),
+               # coll.data = timing: the unchecked 16 MiB point without payload (memory, wall time)
+               ("allreduce-switch-72x16MiB-timing", "switch", False, None, "16M", 1)]
 
 
 def run_collective(binary, name, algo, check=False, ranks=72, size="16M", preset=None, threads=1):
@@ -226,7 +228,7 @@ def run_collective(binary, name, algo, check=False, ranks=72, size="16M", preset
     with tempfile.TemporaryDirectory() as out:
         args = [binary, "coll", "--quiet", "--jobs", "1", "--threads", str(threads), "--out", out, "--ranks", str(ranks),
                 "--algo", algo, "-b", size, "-e", size] + ([] if check else ["--no-check"]) + \
-               (["--preset", preset] if preset else [])
+               (["--preset", preset] if preset else []) + (["--set", "coll.data=timing"] if name.endswith("-timing") else [])
         wall, rss = timed(name, args)
         row = json.load(open(os.path.join(out, "coll.json")))["rows"][0]
     return {
