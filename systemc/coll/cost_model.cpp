@@ -40,7 +40,6 @@ constexpr double kAllToAllShare = 0.9;
 
 struct Op {
   const PlanOp* p = nullptr;
-  int channel = 0;
   int deps = 0;
   double ready = 0;        // the latest dependency's time
   double complete = 0;     // acknowledged (what `after`, `gate` and the run's end wait for)
@@ -76,7 +75,6 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
     for (size_t i = 0; i < po.size(); ++i) {
       Op o;
       o.p = &po[i];
-      o.channel = static_cast<int>(ch);
       ops.push_back(o);
       if (po[i].notify_peer >= 0) {
         auto& v = setter[static_cast<size_t>(po[i].notify_peer)];
