@@ -9,11 +9,13 @@ pods, the superpod, transactions, collectives, the data-link layer with errors, 
 mode, speculation and crossbar speedup.
 
   scripts/same_results.py --base OLD/upswitch --new build/upswitch [--only NAME,...] [--list]
+                          [--ignore-config KEY,...] [--shared-columns]
 
 Exit status 0 when every scenario's files are the same, 1 when some differ (each named, with its
 first differing file), 2 on bad arguments.
 """
 import argparse
+import csv
 import filecmp
 import json
 import os
@@ -74,13 +76,39 @@ SCENARIOS = [
 WALL_FIELDS = ("wall_seconds", "cycles_per_second", "transfers_per_second", "wall_clock_seconds", "upswitch_revision")
 
 
-def scrub(x):
-    """A JSON file without the fields that may differ (WALL_FIELDS)."""
+# --ignore-config: dotted configuration keys a change added (new keys at their defaults), left
+# out of every "config" object; --shared-columns: CSV files compared on the columns both have.
+IGNORED_CONFIG = []
+SHARED_COLUMNS = False
+
+
+def scrub(x, key=None):
+    """A JSON file without the fields that may differ (WALL_FIELDS) or were ignored (--ignore-config)."""
     if isinstance(x, dict):
-        return {k: scrub(v) for k, v in x.items() if k not in WALL_FIELDS}
+        out = {k: scrub(v, k) for k, v in x.items() if k not in WALL_FIELDS}
+        if key == "config":
+            for dotted in IGNORED_CONFIG:
+                parts = dotted.split(".")
+                node = out
+                for part in parts[:-1]:
+                    node = node.get(part, {}) if isinstance(node, dict) else {}
+                if isinstance(node, dict):
+                    node.pop(parts[-1], None)
+        return out
     if isinstance(x, list):
         return [scrub(v) for v in x]
     return x
+
+
+def csv_rows_on_shared_columns(pa, pb):
+    """Both CSV files' rows restricted to the columns both headers name, in the base's order."""
+    with open(pa) as fa, open(pb) as fb:
+        ra, rb = list(csv.reader(fa)), list(csv.reader(fb))
+    if not ra or not rb:
+        return ra, rb
+    shared = [c for c in ra[0] if c in rb[0]]
+    ia, ib = [ra[0].index(c) for c in shared], [rb[0].index(c) for c in shared]
+    return [[r[i] for i in ia] for r in ra], [[r[i] for i in ib] for r in rb]
 
 
 def run(binary, scenario, out):
@@ -105,6 +133,10 @@ def compare(a, b):
             with open(pa) as fa, open(pb) as fb:
                 if scrub(json.load(fa)) != scrub(json.load(fb)):
                     return n
+        elif n.endswith(".csv") and SHARED_COLUMNS:
+            ra, rb = csv_rows_on_shared_columns(pa, pb)
+            if ra != rb:
+                return n
         elif not filecmp.cmp(pa, pb, shallow=False):
             return n
     return None
@@ -116,7 +148,15 @@ def main():
     ap.add_argument("--new", help="the binary under test")
     ap.add_argument("--only", help="comma-separated scenario names")
     ap.add_argument("--list", action="store_true", help="print the scenario names and exit")
+    ap.add_argument("--ignore-config", default="",
+                    help="comma-separated dotted configuration keys the change added (e.g. coll.data), left out "
+                         "of every config object")
+    ap.add_argument("--shared-columns", action="store_true",
+                    help="compare CSV files on the columns both have (a change that added columns)")
     a = ap.parse_args()
+    global SHARED_COLUMNS
+    IGNORED_CONFIG.extend(k for k in a.ignore_config.split(",") if k)
+    SHARED_COLUMNS = a.shared_columns
     if a.list:
         for s in SCENARIOS:
             print(s[0])
