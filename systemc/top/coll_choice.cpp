@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "top/report.h"
+
 namespace upswitch::top {
 
 coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& ranks) {
@@ -26,13 +28,13 @@ coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& 
     const int ports = std::max(1, accel_ports[static_cast<size_t>(sw)]);
     unit_flits += units == 0 ? 1.0 : std::min(1.0, static_cast<double>(units) / ports);  // a unit moves a flit a cycle
   }
-  const core::SwitchParams& sw = cfg.sw;
-  const int va = sw.queueing != core::Queueing::kVc ? 0 : sw.speculative && sw.vc_alloc_cycles > 0 ? sw.vc_alloc_cycles - 1 : sw.vc_alloc_cycles;
   coll::CostParams c;
   c.flit_bytes = cfg.flit_bytes;
   c.link_bytes_per_cycle = flits * cfg.flit_bytes;
   c.unit_bytes_per_cycle = unit_flits * cfg.flit_bytes;
-  c.hop_cycles = 2.0 * latency + sw.routing_cycles + va + sw.output_pipeline_cycles();
+  // The switch's zero-load latency of one flit, with the endpoint's own link latency (a topology
+  // file's links may differ from link.latency_cycles).
+  c.hop_cycles = static_cast<double>(zero_load_latency_cycles(cfg, 1)) + 2.0 * (latency - cfg.link_latency_cycles);
   c.mem_latency_cycles = cfg.accel.mem_latency_cycles;
   c.mem_bytes_per_cycle = cfg.accel.mem_bytes_per_cycle;
   c.alu_latency_cycles = cfg.accel.reduce.alu_latency_cycles;

@@ -41,8 +41,9 @@ nlohmann::json switch_summary_json(const core::SwitchStats& s, int ports, double
           {"credit_stall_cycles", stalls}};
 }
 
-uint64_t zero_load_latency_cycles(const Fabric& f, int flits) {
-  const config::Config& c = f.config();
+uint64_t zero_load_latency_cycles(const Fabric& f, int flits) { return zero_load_latency_cycles(f.config(), flits); }
+
+uint64_t zero_load_latency_cycles(const config::Config& c, int flits) {
   // Speculation overlaps the last VC-allocation cycle with switch allocation (one cycle less).
   const uint64_t va_cycles = static_cast<uint64_t>(c.sw.vc_alloc_cycles);
   const uint64_t va = c.sw.queueing != core::Queueing::kVc ? 0

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/config.h"
 #include "core/switch_stats.h"
 #include "stats/histogram.h"
 #include "traffic/run_result.h"
@@ -38,6 +39,7 @@ std::string ports_csv(const Fabric& f);
 std::string links_csv(const Fabric& f);
 std::string latency_histogram_csv(const Fabric& f);
 // Zero-load packet latency in cycles for a packet of `flits` flits (doc/architecture.md).
+uint64_t zero_load_latency_cycles(const config::Config& c, int flits);
 uint64_t zero_load_latency_cycles(const Fabric& f, int flits);
 
 // The saturation verdict's evidence (summary.json /saturation): sample windows, the backlog's
