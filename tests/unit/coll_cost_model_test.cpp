@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "coll/cost_model.h"
-#include "coll/plan.h"
+#include "coll_support.h"
 
 namespace upswitch::testing {
 namespace {
@@ -21,12 +21,8 @@ coll::CostParams params() {
 }
 
 coll::CollectiveSpec spec(coll::Collective k, coll::Algorithm a, int n, uint64_t bytes, coll::Protocol p) {
-  coll::CollectiveSpec s;
-  s.coll = k;
-  s.algo = a;
+  coll::CollectiveSpec s = spec_of(k, a, first_ranks(n), bytes);
   s.protocol = p;
-  for (int i = 0; i < n; ++i) s.ranks.push_back(i);
-  s.bytes = bytes;
   return s;
 }
 
