@@ -46,6 +46,10 @@ struct CollectiveSpec {
   int window = 4;
   // Ring and chain algorithms; the runner takes it from coll.protocol (oneshot and switch: simple).
   Protocol protocol = Protocol::kSimple;
+  // SMs issuing the run's transfers on each rank, each at accel.sm_gbytes_per_s (multimem ops:
+  // accel.multimem_gbytes_per_s): a `coll` table's channel is one; 0 = no issue limit (workloads
+  // and trace replay, which run each collective as one pipeline; doc/nccl.md).
+  int sms = 0;
 };
 
 // The slice an algorithm pipelines in when the spec leaves it at 0. Ring: an eighth of a rank's

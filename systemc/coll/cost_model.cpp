@@ -40,6 +40,7 @@ constexpr double kAllToAllShare = 0.9;
 
 struct Op {
   const PlanOp* p = nullptr;
+  int channel = 0;
   int deps = 0;
   double ready = 0;        // the latest dependency's time
   double complete = 0;     // acknowledged (what `after`, `gate` and the run's end wait for)
@@ -75,6 +76,7 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
     for (size_t i = 0; i < po.size(); ++i) {
       Op o;
       o.p = &po[i];
+      o.channel = static_cast<int>(ch);
       ops.push_back(o);
       if (po[i].notify_peer >= 0) {
         auto& v = setter[static_cast<size_t>(po[i].notify_peer)];
@@ -106,6 +108,8 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
 
   std::vector<double> up(static_cast<size_t>(n), 0.0), down(static_cast<size_t>(n), 0.0);
   std::vector<double> unit_in(static_cast<size_t>(n), 0.0), unit_out(static_cast<size_t>(n), 0.0);
+  // Each channel's SM on each rank issues its ops one after another, at its rate.
+  std::vector<double> sm(plans.size() * static_cast<size_t>(n), 0.0);
   using Item = std::tuple<double, int>;  // (ready, op): ops issue in the order they become ready
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> ready;
   auto release = [&](int i, double t) {
@@ -134,13 +138,20 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
     if (p.wait_flag >= 0) t += c.handover_cycles;
     if (p.fold_bytes) t += 3.0 * static_cast<double>(p.fold_bytes) / std::max(1.0, c.mem_bytes_per_cycle);
     const auto me = static_cast<size_t>(p.rank);
+    const double sm_rate = p.mc ? c.multimem_bytes_per_cycle : c.sm_bytes_per_cycle;
+    double issued = 0;  // when the SM has issued the op's last byte
+    if (sm_rate > 0 && p.bytes > 0) {
+      double& free = sm[static_cast<size_t>(o.channel) * static_cast<size_t>(n) + me];
+      t = std::max(t, free);
+      free = issued = t + static_cast<double>(p.bytes) / sm_rate;
+    }
     if (p.bytes == 0) {
       o.complete = o.flag = t;
     } else if (!p.mc) {
       // A write (or a oneshot reduce) to one peer: the sender's uplink and the peer's downlink.
       const double dur = wire_bytes(p.op == tl::Opcode::kReduce ? Protocol::kSimple : s.protocol, p.bytes, c, true) / rate;
       const auto peer = static_cast<size_t>(p.peer);
-      const double sent = std::max({occupy(up[me], t, dur), occupy(down[peer], t, dur)});
+      const double sent = std::max({occupy(up[me], t, dur), occupy(down[peer], t, dur), issued});
       const double land = sent + c.hop_cycles;
       o.complete = land + ack_trip;
       o.flag = lines ? land : o.complete + c.hop_cycles;  // Simple: the flag write after the acknowledgement
@@ -150,7 +161,7 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
       // and every member's downlink. Each link moves its share in its own order, as the links do.
       const double dur = wire_bytes(Protocol::kSimple, p.bytes, c, false) / (rate * kAllToAllShare);
       const bool load = p.op == tl::Opcode::kRead;
-      double sent = occupy(load ? down[me] : up[me], t, dur);
+      double sent = std::max(issued, occupy(load ? down[me] : up[me], t, dur));
       for (size_t r = 0; r < up.size(); ++r) sent = std::max(sent, occupy(load ? up[r] : down[r], t, dur));
       // The engine unit serving the rank takes every member's contribution to a load in through its
       // port, and sends a store's copy to every member out through it.

@@ -23,6 +23,9 @@ struct CostParams {
   double alu_latency_cycles = 0;    // the switch engine's reduction latency
   int store_bytes = 256;            // coll.store_bytes
   double handover_cycles = 2;       // the runner's cycles from a flag to the next transfer's issue
+  // The GPU's issue limits: data bytes per cycle one channel's SM issues on a rank by
+  // point-to-point and by multimem operations (accel.sm_gbytes_per_s, ...); 0 = unbounded.
+  double sm_bytes_per_cycle = 0, multimem_bytes_per_cycle = 0;
 };
 
 // Wire bytes (data, request headers and line flags, and the acknowledgements a receiver returns)

@@ -55,6 +55,10 @@ struct CollParams {
   int store_bytes = 256;                  // largest write the GPU issues for a collective
   int channels = 1;                       // concurrent rings / pipelines, each on its share of the buffer
   DataMode data = DataMode::kChecked;
+  // The GPU's issue limits (accel.sm_gbytes_per_s, accel.multimem_gbytes_per_s): data bytes per
+  // ns one channel's SM moves on each rank by point-to-point loads and stores, and by multimem
+  // loads and stores; 0 = unbounded.
+  double sm_gbytes_per_s = 0, multimem_gbytes_per_s = 0;
 };
 
 }  // namespace upswitch::coll

@@ -1,6 +1,7 @@
 #include "coll/runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -12,7 +13,7 @@ namespace {
 
 // ready_ codes: what to do, in the top three bits, and a global op or run id below.
 constexpr uint32_t kStartOp = 0, kSendFlag = 1U << 29, kStartRun = 2U << 29, kSubmit = 3U << 29, kLand = 4U << 29,
-                   kKindMask = 7U << 29;
+                   kComplete = 5U << 29, kKindMask = 7U << 29;
 constexpr uint64_t kFlagCookie = uint64_t{1} << 63;
 const uint8_t kFlagValue[8] = {1, 0, 0, 0, 0, 0, 0, 0};
 
@@ -63,6 +64,7 @@ int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start, const Orde
   r.start = start;
   r.end = start;
   r.flags_by_rank.assign(spec.ranks.size(), 0);
+  sm_free_.emplace_back(spec.ranks.size(), 0);
   if (order.reuse < 0) next_base_ = r.region_end;
   const auto first = static_cast<uint32_t>(ops_.size());
   first_op_.push_back(first);
@@ -176,6 +178,8 @@ void CollectiveRunner::before_cycle(uint64_t t) {
       submit_op(id, t);
     } else if ((code & kKindMask) == kLand) {
       flag_arrived(id, t);
+    } else if ((code & kKindMask) == kComplete) {
+      complete_op(id, t);
     } else {
       start_op(id, t);
     }
@@ -259,12 +263,30 @@ void CollectiveRunner::start_op(uint32_t g, uint64_t t) {
   ready_.emplace_back(t + (3 * p.fold_bytes + bpc - 1) / bpc, kSubmit | g);
 }
 
+double CollectiveRunner::issue_rate(const CollectiveRun& r, const PlanOp& p) const {
+  const CollParams& c = f_.config().coll;
+  const double per_sm = p.mc ? c.multimem_gbytes_per_s : c.sm_gbytes_per_s;
+  return per_sm * r.spec.sms / f_.config().clock_ghz;
+}
+
+// An op's transfer issues when its rank's SMs have issued the ops before it (issue limits): they
+// are busy for bytes / rate cycles, and the op is not complete before its last byte has issued.
 void CollectiveRunner::submit_op(uint32_t g, uint64_t t) {
   const CollectiveRun& r = run_of(g);
   const PlanOp& p = plan_op(g);
   if (p.bytes == 0) {
     complete_op(g, t);
     return;
+  }
+  const double rate = issue_rate(r, p);
+  if (rate > 0) {
+    uint64_t& free = sm_free_[static_cast<size_t>(ops_[g].run)][static_cast<size_t>(p.rank)];
+    if (free > t) {
+      ready_.emplace_back(free, kSubmit | g);
+      return;
+    }
+    free = t + static_cast<uint64_t>(std::ceil(static_cast<double>(p.bytes) / rate));
+    ops_[g].issued_by = free;
   }
   const tl::AddressMap& map = f_.endpoints().address_map();
   endpoint::TransferRequest q;
@@ -296,7 +318,10 @@ void CollectiveRunner::transfer_done(uint64_t cookie, tl::Status status, uint64_
   }
   CollectiveRun& r = runs_[static_cast<size_t>(ops_[cookie].run)];
   if (r.status == tl::Status::kOkay) r.status = status;
-  complete_op(static_cast<uint32_t>(cookie), cycle);
+  if (ops_[cookie].issued_by > cycle)  // the network was faster than the SM issued
+    ready_.emplace_back(ops_[cookie].issued_by, kComplete | static_cast<uint32_t>(cookie));
+  else
+    complete_op(static_cast<uint32_t>(cookie), cycle);
 }
 
 void CollectiveRunner::complete_op(uint32_t g, uint64_t t) {

@@ -83,6 +83,7 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
     int run = 0, op = 0;
     int deps = 0;
     uint64_t landed = 0;  // LL, LL128: data bytes executed at the receiver so far
+    uint64_t issued_by = 0;  // the cycle its SM has issued its last byte (issue limits; 0 = none)
   };
   // LL, LL128: where a slice lands in its receiver's memory [begin, end), and its op.
   struct Landing {
@@ -128,6 +129,10 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   // running runs that use lines (executed() looks only at them).
   std::vector<std::vector<std::vector<Landing>>> landing_;
   std::vector<int> line_runs_;
+  // Issue limits (accel.sm_gbytes_per_s): per run, per rank, the cycle its SMs are free again.
+  std::vector<std::vector<uint64_t>> sm_free_;
+  // Bytes per cycle the run's SMs on one rank issue op `p` at; 0 = unbounded.
+  double issue_rate(const CollectiveRun& r, const PlanOp& p) const;
 };
 
 // A completed collective whose transfers were not all answered: a completion timeout shorter

@@ -216,6 +216,18 @@ std::vector<ParamSpec> build_table() {
                          "all, none, or a comma-separated list of " + join(atomic_op_names(), ", "),
                          "Atomic operations the completers implement; an atomic request for any other gets the "
                          "unsupported status (SLVERR, facts 1.4)."));
+  t.push_back(float_param("accel.sm_gbytes_per_s", [](Config& c) -> double& { return c.coll.sm_gbytes_per_s; }, 0.0,
+                          0.0, 1e6, "GB/s",
+                          "The GPU's issue limit for collectives (doc/nccl.md, \"The GPU's issue limits\"): data one "
+                          "channel's SM moves per second and rank by point-to-point stores and loads (ring, chain, "
+                          "one-shot); a channel's transfers issue no faster. 0 = unbounded (the default accelerator "
+                          "is not a GPU). dgx-h100 36.7 and nvl72-rack 40.0: NCCL's per-channel cap for Hopper and "
+                          "Blackwell (perChMaxRingLL128Bws, src/graph/tuning.cc, facts 2.8 [N29])."));
+  t.push_back(float_param("accel.multimem_gbytes_per_s",
+                          [](Config& c) -> double& { return c.coll.multimem_gbytes_per_s; }, 0.0, 0.0, 1e6, "GB/s",
+                          "As accel.sm_gbytes_per_s for the in-switch algorithm's multimem loads (load-reduce "
+                          "results) and stores (data stored once, before the switch replicates it). 0 = unbounded; "
+                          "presets: doc/nccl.md."));
   // --- transaction layer
   t.push_back(bool_param("tl.compression", [](Config& c) -> bool& { return c.accel.compression; }, true,
                          "Compressed request/response headers (8 B / 4 B instead of 16 B / 8 B) where the TL "

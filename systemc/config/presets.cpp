@@ -63,14 +63,19 @@ const std::vector<Preset>& presets() {
        "every chip, so 18 independent planes, each an nvl72-plane chip (72 ports, 50 GB/s per port and "
        "direction; 49.0625 GB/s of TL flits as in nvl72-plane). Per GPU 18 x 50 = 900 GB/s per direction "
        "(facts sheet sections 2.3, 2.7; [N4][N7][N8]). GPUs spread their traffic over the planes by address "
-       "(endpoint.port_select, interleave 256 B [estimate]). traffic.rate 0.25 per link, as nvl72-plane.",
+       "(endpoint.port_select, interleave 256 B [estimate]). traffic.rate 0.25 per link, as nvl72-plane. "
+       "Collectives as a B200 issues them: SM stores of at most 128 B (coll.store_bytes; the SM limit of "
+       "2.5, 2.6, [N11b], kept for Blackwell [estimate]) and at most 40 GB/s per channel's SM "
+       "(accel.sm_gbytes_per_s: NCCL's per-channel cap for Blackwell, perChMaxRingLL128Bws, 2.8, [N29]).",
        {{"switch.ports", "72"},
         {"link.gbytes_per_s", "49.0625"},
         {"reduce.alu_elems_per_cycle", "8"},
         {"traffic.rate", "0.25"},
         {"topology.kind", "planes"},
         {"topology.endpoints", "72"},
-        {"topology.planes", "18"}}},
+        {"topology.planes", "18"},
+        {"coll.store_bytes", "128"},
+        {"accel.sm_gbytes_per_s", "40"}}},
       {"dgx-h100",
        "A DGX H100 node's NVLink domain: 8 H100 GPUs on 4 third-generation NVSwitch chips (64 NVLink4 ports each), "
        "each GPU's 18 NVLink4 links spread 5+4+4+5 over the chips, so 4 planes of unequal width "
@@ -83,7 +88,10 @@ const std::vector<Preset>& presets() {
        "engine in every chip, its ALU sized to line rate: 4 lanes = 16 B per cycle per port, 64 x 25.6 GB/s = "
        "410 G FP32 adds/s against the quoted 400 GFLOPS (2.2, [N12]) [estimate]. traffic.rate 0.125 offers about "
        "half of each link. Clock, pipeline, link latency and buffers stay at the defaults: NVSwitch latency and "
-       "buffer sizes are not public (2.2, 2.6, [N17]).",
+       "buffer sizes are not public (2.2, 2.6, [N17]). Collectives as an H100 issues them: SMs store at most "
+       "128 B per NVLink request (coll.store_bytes; 2.5, 2.6, [N11b]), and each channel's SM moves at most "
+       "36.7 GB/s (accel.sm_gbytes_per_s: NCCL's per-channel cap for Hopper, perChMaxRingLL128Bws in "
+       "src/graph/tuning.cc, 2.8, [N29]).",
        {{"switch.ports", "64"},
         {"link.gbytes_per_s", "24.53125"},
         {"reduce.alu_elems_per_cycle", "4"},
@@ -92,7 +100,9 @@ const std::vector<Preset>& presets() {
         {"topology.endpoints", "8"},
         {"topology.planes", "4"},
         {"topology.plane_links", "[5,4,4,5]"},
-        {"routing.multipath", "input"}}},
+        {"routing.multipath", "input"},
+        {"coll.store_bytes", "128"},
+        {"accel.sm_gbytes_per_s", "36.7"}}},
       {"ualink-pod",
        "A UALink pod of 128 accelerators on 4 parallel switch planes of 128-port switches, one x4 port "
        "(4 x 200G, 98.125 GB/s of TL flits per direction, as ualink-x4) per accelerator per plane: 392.5 GB/s per "

@@ -39,10 +39,12 @@ coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& 
   c.mem_bytes_per_cycle = cfg.accel.mem_bytes_per_cycle;
   c.alu_latency_cycles = cfg.accel.reduce.alu_latency_cycles;
   c.store_bytes = cfg.coll.store_bytes;
+  c.sm_bytes_per_cycle = cfg.coll.sm_gbytes_per_s / cfg.clock_ghz;
+  c.multimem_bytes_per_cycle = cfg.coll.multimem_gbytes_per_s / cfg.clock_ghz;
   return c;
 }
 
-int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, const coll::CostParams& params) {
+int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, const coll::CostParams& params, bool trim) {
   const int e = s.ranks.empty() ? 0 : s.ranks.front();
   const int links = static_cast<int>(cfg.network().endpoint_port_link[static_cast<size_t>(e)].size());
   double want = std::max(1, links / 2);
@@ -61,7 +63,15 @@ int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, cons
   } else {
     while (2 * c <= want) c *= 2;  // one per two links, rounded down
   }
+  // Enough SMs to keep the links busy (the GPU's issue limits): a ring or chain rank sends the
+  // link's rate; an in-switch rank issues 2/(N+1) of what its links carry (a slice of the result
+  // loaded and stored for N slices' contributions and copies through its port).
+  const double per_sm = s.algo == coll::Algorithm::kSwitch ? params.multimem_bytes_per_cycle : params.sm_bytes_per_cycle;
+  const double issue = s.algo == coll::Algorithm::kSwitch ? params.link_bytes_per_cycle * 2.0 / static_cast<double>(s.ranks.size() + 1)
+                                                          : params.link_bytes_per_cycle;
+  while (per_sm > 0 && c < cap && c * per_sm < issue) c *= 2;
   c = std::min(c, cap);
+  if (!trim) return c;
   // Each channel keeps whole pipelines: the switch algorithm a full window of slices per rank, the
   // ring chunks of eight of its largest slices (64 KiB), since smaller slices pay the step's
   // synchronisation more often. Per rank: the buffer over the ranks; broadcast: the root's buffer.
@@ -78,8 +88,10 @@ CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSp
     coll::CollectiveSpec s = base;
     s.algo = a;
     s.protocol = p;
-    const int c = auto_channels(cfg, s, params);
-    all.push_back({a, p, c, coll::predict_cycles(s, c, params)});
+    const int lo = auto_channels(cfg, s, params);
+    const bool limited = (a == coll::Algorithm::kSwitch ? params.multimem_bytes_per_cycle : params.sm_bytes_per_cycle) > 0;
+    const int hi = limited ? auto_channels(cfg, s, params, false) : lo;
+    for (int c = lo; c <= hi; c *= 2) all.push_back({a, p, c, coll::predict_cycles(s, c, params)});
   };
   if (base.coll == coll::Collective::kAllToAll) {
     weigh(coll::Algorithm::kOneShot, coll::Protocol::kSimple);

@@ -33,13 +33,19 @@ struct CollChoice {
 // a power of two, at most 32 (NCCL's MAXCHANNELS), and then halved while a channel's share would
 // not fill its pipeline: a window of slices per rank (switch), eight 64 KiB slices per rank's chunk
 // (ring; broadcast: of the root's buffer). NCCL trims channels for small messages the same way.
-int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, const coll::CostParams& params);
+// With the GPU's issue limits (accel.sm_gbytes_per_s, accel.multimem_gbytes_per_s) the count is
+// first doubled until the channels' SMs issue what the links carry; `trim` false: the count before
+// the halving.
+int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, const coll::CostParams& params,
+                  bool trim = true);
 
 // The choice for `base` (its collective, ranks, size, type, root and slice; algorithm, protocol
 // and channels are chosen): among the algorithms NCCL has for the collective on this switch (ring
 // or chain with Simple, LL128 or LL; the switch engine when reduce.enable, as NVLS with Simple;
 // one-shot only for all-to-all, NCCL's grouped send/receive), each on its auto_channels, the lowest
-// predicted time.
+// predicted time. Under issue limits a trimmed count may leave the SMs short, so every power of two
+// from the trimmed count to the untrimmed one is weighed, as NCCL weighs channels against the
+// per-channel bandwidth.
 CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base);
 
 // "ring/ll128/4ch" for messages and tables.

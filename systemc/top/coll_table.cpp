@@ -194,6 +194,7 @@ CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveS
     coll::CollectiveSpec share = spec;
     share.bytes = coll::chunk_begin(spec.bytes, cfg.coll.channels, c + 1, elem) -
                   coll::chunk_begin(spec.bytes, cfg.coll.channels, c, elem);
+    share.sms = 1;  // each channel is one SM on every rank (the GPU's issue limits)
     if (share.bytes == 0) continue;
     ids.push_back(runner.add(share, 0));
     if (cfg.coll.data == coll::DataMode::kChecked)  // timing: no payload to fill or check

@@ -18,8 +18,11 @@ namespace {
 TEST(NetworkCollLong, Nvl72RackInSwitchAllReduceIsAtLeast15TimesOnePlaneAt16MiB) {
   const uint64_t bytes = uint64_t{16} << 20;
   const auto spec = spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(72), bytes);
-  const CollOutcome rack = run_collective(make_preset_txn_config("nvl72-rack"), spec, 1, false);
-  const CollOutcome one = run_collective(make_preset_txn_config("nvl72-plane"), spec, 1, false);
+  const config::Config rack_cfg = make_preset_txn_config("nvl72-rack");
+  config::Config plane_cfg = make_preset_txn_config("nvl72-plane");
+  plane_cfg.coll.store_bytes = rack_cfg.coll.store_bytes;  // the same GPUs' stores on one chip
+  const CollOutcome rack = run_collective(rack_cfg, spec, 1, false);
+  const CollOutcome one = run_collective(plane_cfg, spec, 1, false);
   const double factor = coll::bus_factor(coll::Collective::kAllReduce, 72);
   const double b_rack = static_cast<double>(bytes) / (rack.time_us() * 1000.0) * factor;
   const double b_one = static_cast<double>(bytes) / (one.time_us() * 1000.0) * factor;

@@ -251,14 +251,16 @@ double busbw(const CollOutcome& o, uint64_t bytes, int n) {
 
 // NVL72 (facts 2.4, 2.7): NVLS reduces across the whole rack, every GPU's buffer dealt over its 18
 // links and each chip's engine reducing its share. 72 ranks, 4 MiB per rank: exact; in-switch over
-// ring at least 1.15x (NCCL's NVLS over ring, facts 2.7; measured 8.3x: the 72-rank ring is bound
+// ring at least 1.15x (NCCL's NVLS over ring, facts 2.7; measured 7.1x: the 72-rank ring is bound
 // by its 142 dependent steps); and against one nvl72-plane chip (the same switch with one link per
-// GPU) at least 11x of the 18x that the links allow (measured 11.9x): at 4 MiB a rank's share per
+// GPU, with the same 128 B stores) at least 11x of the 18x that the links allow (measured 13.9x): at 4 MiB a rank's share per
 // plane is 3.2 KiB, so the round trips of a load-reduce and its multicast store are a fixed cost
 // that 18 planes do not divide (doc/reduction.md "The NVL72 rack").
 TEST(NetworkColl, Nvl72RackInSwitchAllReduce) {
   const uint64_t bytes = uint64_t{4} << 20;
-  const config::Config rack = make_preset_txn_config("nvl72-rack"), plane = make_preset_txn_config("nvl72-plane");
+  const config::Config rack = make_preset_txn_config("nvl72-rack");
+  config::Config plane = make_preset_txn_config("nvl72-plane");
+  plane.coll.store_bytes = rack.coll.store_bytes;  // the same GPUs' stores (128 B) on one chip
   const CollOutcome sw = run_collective(rack, spec_of(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, first_ranks(72), bytes));
   EXPECT_EQ(sw.check.wrong, 0u) << sw.check.first;
   const CollOutcome ring = run_collective(rack, spec_of(coll::Collective::kAllReduce, coll::Algorithm::kRing, first_ranks(72), bytes), 1, false);

@@ -92,6 +92,21 @@ TEST(CollCostModel, SwitchAllReduceIsBoundByTheUnitAndTheLinks) {
   EXPECT_LE(coll::predict_cycles(s, 1, c), links * 1.03);
 }
 
+// The GPU's issue limits: two ranks' one-step all-gather of 8 KiB at 8 B per cycle per SM. The SM
+// issues the 4 KiB chunk in 512 cycles, longer than the link's 67, so the transfer ends then and
+// its acknowledgement follows: 512 + 100 + 50 + 1 + 100 = 763. Two channels halve the SM's part:
+// each 2 KiB share takes 256 cycles. A multimem rate does not bound ring transfers.
+TEST(CollCostModel, AnSmIssuesAtItsRate) {
+  coll::CostParams c = params();
+  c.sm_bytes_per_cycle = 8;
+  const auto s = spec(coll::Collective::kAllGather, coll::Algorithm::kRing, 2, 8192, coll::Protocol::kSimple);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 512 + 100 + 50 + 1 + 100.0);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 2, c), 256 + 100 + 50 + 1 + 100.0);
+  c.sm_bytes_per_cycle = 0;
+  c.multimem_bytes_per_cycle = 8;
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 318.0);
+}
+
 // The plan's dependencies, not only its bytes: a chain broadcast's time grows with the chain
 // (n - 1 hops of the first slice) at a size where the links do not bind.
 TEST(CollCostModel, ChainLatencyGrowsWithTheRanks) {
