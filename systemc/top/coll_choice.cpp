@@ -89,8 +89,7 @@ CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSp
     s.algo = a;
     s.protocol = p;
     const int lo = auto_channels(cfg, s, params);
-    const bool limited = (a == coll::Algorithm::kSwitch ? params.multimem_bytes_per_cycle : params.sm_bytes_per_cycle) > 0;
-    const int hi = limited ? auto_channels(cfg, s, params, false) : lo;
+    const int hi = auto_channels(cfg, s, params, false);
     for (int c = lo; c <= hi; c *= 2) all.push_back({a, p, c, coll::predict_cycles(s, c, params)});
   };
   if (base.coll == coll::Collective::kAllToAll) {

@@ -43,9 +43,9 @@ int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, cons
 // and channels are chosen): among the algorithms NCCL has for the collective on this switch (ring
 // or chain with Simple, LL128 or LL; the switch engine when reduce.enable, as NVLS with Simple;
 // one-shot only for all-to-all, NCCL's grouped send/receive), each on its auto_channels, the lowest
-// predicted time. Under issue limits a trimmed count may leave the SMs short, so every power of two
-// from the trimmed count to the untrimmed one is weighed, as NCCL weighs channels against the
-// per-channel bandwidth.
+// predicted time. Every power of two from the trimmed count to the untrimmed one is weighed: the
+// trim is a rule of thumb, and under issue limits a trimmed count may leave the SMs short (NCCL
+// too weighs channels against the per-channel bandwidth).
 CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base);
 
 // "ring/ll128/4ch" for messages and tables.
