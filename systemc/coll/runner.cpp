@@ -363,6 +363,8 @@ void CollectiveRunner::flag_arrived(uint32_t g, uint64_t t) {
   const int w = flag_waiter_[flag_base_[id] + static_cast<size_t>(p.notify_peer) * static_cast<size_t>(r.layout.flag_count) +
                              static_cast<size_t>(p.notify_flag)];
   if (w < 0) throw std::logic_error("collective: a flag nobody waits for");
+  // LL, LL128: the slice's last line, flag and all, is not there before its SM has issued it.
+  t = std::max(t, ops_[g].issued_by);
   if (t <= now_)
     satisfy(static_cast<uint32_t>(w), t);
   else
