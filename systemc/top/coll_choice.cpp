@@ -44,6 +44,20 @@ coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& 
   return c;
 }
 
+namespace {
+
+// Each channel keeps whole pipelines: the switch algorithm a full window of slices per rank, the
+// ring chunks of eight of its largest slices (64 KiB), since smaller slices pay the step's
+// synchronisation more often. Per rank: the buffer over the ranks; broadcast: the root's buffer.
+int trim_channels(const coll::CollectiveSpec& s, int c) {
+  const uint64_t ranks = s.coll == coll::Collective::kBroadcast ? 1 : s.ranks.size();
+  const uint64_t per_rank = s.algo == coll::Algorithm::kSwitch ? static_cast<uint64_t>(s.window) * coll::slice_of(s) : 8 * 65536;
+  while (c > 1 && s.bytes / static_cast<uint64_t>(c) < ranks * per_rank) c /= 2;
+  return c;
+}
+
+}  // namespace
+
 int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, const coll::CostParams& params, bool trim) {
   const int e = s.ranks.empty() ? 0 : s.ranks.front();
   const int links = static_cast<int>(cfg.network().endpoint_port_link[static_cast<size_t>(e)].size());
@@ -71,14 +85,7 @@ int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, cons
                                                           : params.link_bytes_per_cycle;
   while (per_sm > 0 && c < cap && c * per_sm < issue) c *= 2;
   c = std::min(c, cap);
-  if (!trim) return c;
-  // Each channel keeps whole pipelines: the switch algorithm a full window of slices per rank, the
-  // ring chunks of eight of its largest slices (64 KiB), since smaller slices pay the step's
-  // synchronisation more often. Per rank: the buffer over the ranks; broadcast: the root's buffer.
-  const uint64_t ranks = s.coll == coll::Collective::kBroadcast ? 1 : s.ranks.size();
-  const uint64_t per_rank = s.algo == coll::Algorithm::kSwitch ? static_cast<uint64_t>(s.window) * coll::slice_of(s) : 8 * 65536;
-  while (c > 1 && s.bytes / static_cast<uint64_t>(c) < ranks * per_rank) c /= 2;
-  return c;
+  return trim ? trim_channels(s, c) : c;
 }
 
 CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base) {
@@ -88,8 +95,8 @@ CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSp
     coll::CollectiveSpec s = base;
     s.algo = a;
     s.protocol = p;
-    const int lo = auto_channels(cfg, s, params);
     const int hi = auto_channels(cfg, s, params, false);
+    const int lo = trim_channels(s, hi);
     for (int c = lo; c <= hi; c *= 2) all.push_back({a, p, c, coll::predict_cycles(s, c, params)});
   };
   if (base.coll == coll::Collective::kAllToAll) {
