@@ -255,11 +255,13 @@ std::vector<ParamSpec> build_table() {
                         "The largest write a GPU issues for a collective, a multiple of 64: NVIDIA SMs write at most "
                         "128 B per NVLink request, copy engines 256 B (facts 2.5, [N11b]); 256 = the UALink limit. "
                         "ll requests carry half of it as data."));
-  t.push_back(int_param("coll.channels", [](Config& c) -> int& { return c.coll.channels; }, 1, 1, 64, "channels",
-                        "Concurrent channels of a collective in `upswitch coll` tables, as NCCL's nChannels (facts 2.8, "
-                        "[N27]): the buffer is split into this many contiguous shares in 256 B units, each run by its "
-                        "own ring, chain, one-shot or in-switch pipeline over the same ranks in the same order, all "
-                        "at once (doc/nccl.md). The switch algorithm takes a multicast group per channel."));
+  t.push_back(int_param("coll.channels", [](Config& c) -> int& { return c.coll.channels; }, 1, 0, 64, "channels",
+                        "Concurrent channels of a collective in `upswitch coll` and `table` rows, as NCCL's nChannels "
+                        "(facts 2.8, [N27]): the buffer is split into this many contiguous shares in 256 B units, each "
+                        "run by its own ring, chain, one-shot or in-switch pipeline over the same ranks in the same "
+                        "order, all at once (doc/nccl.md). The switch algorithm takes a multicast group per channel. "
+                        "0 = auto: per row, the count `--algo auto` weighs best for the row's algorithm and protocol, "
+                        "as NCCL picks channels when NCCL_ALGO and NCCL_PROTO name the rest."));
   t.push_back(enum_param("coll.data", [](Config& c) -> coll::DataMode& { return c.coll.data; }, {"checked", "timing"},
                          "checked",
                          "checked: collectives move their payload through memory and `coll` checks every result "

@@ -1,31 +1,55 @@
 #include "top/astra_export.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "top/table_fits.h"
 #include "top/workload_run.h"
 #include "version.h"
 
 namespace upswitch::top {
 namespace {
 
-// Collectives whose busbw is the per-link bandwidth they sustained (each rank's link carries
-// busbw x time bytes each way), in order of preference: ASTRA-sim's own collectives over the
-// Switch dimension are ring and direct algorithms of the same kind.
+// The link as ASTRA-sim's analytical backend charges it: a send of B bytes over a Switch
+// dimension takes 2 x latency + B / bandwidth (two hops; astra-network-analytical
+// congestion_unaware BasicTopology::compute_communication_delay, Switch::compute_hops_count).
+//
+// Bandwidth is what one sender's stream to one receiver sustains, the best write pair stream of
+// p2p.csv: a send is such a stream, so ASTRA-sim's sends take what ours take. Without p2p rows
+// the busbw of the first collective measured at the group size stands in (its per-link rate).
 struct Candidate {
   coll::Collective coll;
   coll::Algorithm algo;
 };
-constexpr Candidate kCandidates[] = {{coll::Collective::kAllReduce, coll::Algorithm::kRing},
-                                     {coll::Collective::kReduceScatter, coll::Algorithm::kRing},
-                                     {coll::Collective::kAllGather, coll::Algorithm::kRing},
-                                     {coll::Collective::kAllToAll, coll::Algorithm::kOneShot},
-                                     {coll::Collective::kBroadcast, coll::Algorithm::kRing}};
+constexpr Candidate kBusbwCandidates[] = {{coll::Collective::kAllReduce, coll::Algorithm::kRing},
+                                          {coll::Collective::kReduceScatter, coll::Algorithm::kRing},
+                                          {coll::Collective::kAllGather, coll::Algorithm::kRing},
+                                          {coll::Collective::kAllToAll, coll::Algorithm::kOneShot},
+                                          {coll::Collective::kBroadcast, coll::Algorithm::kRing}};
+
+std::string coll_row_words(const CollRow& r) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "coll.csv %s %s, %d ranks, %llu B", coll::collective_name(r.coll),
+                coll::algorithm_name(r.algo), r.ranks, static_cast<unsigned long long>(r.bytes));
+  return buf;
+}
 
 void set_bandwidth(const PlannerTable& t, int ranks, AstraDim& d) {
   using json = nlohmann::ordered_json;
   char buf[256];
-  for (const Candidate& c : kCandidates)
+  if (const P2pRow* r = best_write_pair(t.p2p)) {
+    d.bandwidth_gbps = r->pair_gbytes_per_s;
+    d.bandwidth_source = json{{"kind", "p2p"},
+                              {"op", tl::opcode_name(r->point.op)},
+                              {"bytes", r->point.bytes},
+                              {"pair_gbytes_per_s", r->pair_gbytes_per_s}};
+    std::snprintf(buf, sizeof buf, "p2p.csv %s %llu B pair stream: %.3f GB/s (10^9 B/s), one sender to one receiver",
+                  tl::opcode_name(r->point.op), static_cast<unsigned long long>(r->point.bytes), r->pair_gbytes_per_s);
+    d.bandwidth_from = buf;
+    return;
+  }
+  for (const Candidate& c : kBusbwCandidates)
     if (const CollRow* r = largest_row(t.coll, c.coll, c.algo, ranks)) {
       d.bandwidth_gbps = r->busbw;
       d.bandwidth_source = json{{"kind", "coll"},
@@ -34,29 +58,74 @@ void set_bandwidth(const PlannerTable& t, int ranks, AstraDim& d) {
                                 {"ranks", r->ranks},
                                 {"bytes", r->bytes},
                                 {"busbw_gbytes_per_s", r->busbw}};
-      std::snprintf(buf, sizeof buf, "coll.csv %s %s, %d ranks, %llu B: busbw %.3f GB/s (10^9 B/s)",
-                    coll::collective_name(r->coll), coll::algorithm_name(r->algo), r->ranks,
-                    static_cast<unsigned long long>(r->bytes), r->busbw);
+      std::snprintf(buf, sizeof buf, "%s: busbw %.3f GB/s (10^9 B/s; no p2p row)", coll_row_words(*r).c_str(), r->busbw);
       d.bandwidth_from = buf;
       return;
     }
-  if (const P2pRow* r = best_write_pair(t.p2p)) {
-    d.bandwidth_gbps = r->pair_gbytes_per_s;
-    d.bandwidth_source = json{{"kind", "p2p"},
-                              {"op", tl::opcode_name(r->point.op)},
-                              {"bytes", r->point.bytes},
-                              {"pair_gbytes_per_s", r->pair_gbytes_per_s}};
-    std::snprintf(buf, sizeof buf, "p2p.csv %s %llu B pair stream: %.3f GB/s (10^9 B/s; no collective measured at %d ranks)",
-                  tl::opcode_name(r->point.op), static_cast<unsigned long long>(r->point.bytes), r->pair_gbytes_per_s,
-                  ranks);
-    d.bandwidth_from = buf;
-  }
 }
 
-// A 64 B write's round trip crosses four links (request: NPU to switch to NPU; response: back)
-// and the target's memory; ASTRA-sim's Switch charges one link latency per hop, two per message.
-// With --p2p-max-bytes below 64, the largest write measured stands in for the 64 B one.
-void set_latency(const PlannerTable& t, AstraDim& d) {
+// Latency carries the ring's per-step cost: ASTRA-sim's ring over the dimension runs the steps
+// of ours (all-reduce 2(N-1), reduce-scatter and all-gather N-1), each a send of size / N, so its
+// time is steps x 2 x latency + size x steps / N / bandwidth: an α-β line whose α is steps x 2 x
+// latency. The latency is therefore the α of the ring's own α-β fit (top/table_fits.h, the piece
+// that covers the largest size) over 2 x steps, from the first of ring all-reduce, reduce-scatter
+// and all-gather measured at N ranks at two sizes or more. With one size only: that row's step
+// less its send's serialization at the bandwidth, over the step's two hops (not below 0).
+int ring_steps(coll::Collective c, int n) { return c == coll::Collective::kAllReduce ? 2 * (n - 1) : n - 1; }
+
+bool set_step_latency(const PlannerTable& t, int ranks, AstraDim& d) {
+  using json = nlohmann::ordered_json;
+  if (d.bandwidth_gbps <= 0 || ranks < 2) return false;
+  const std::vector<TableFit> fits = coll_fits(t.coll);
+  for (coll::Collective c : {coll::Collective::kAllReduce, coll::Collective::kReduceScatter, coll::Collective::kAllGather}) {
+    const CollRow* r = largest_row(t.coll, c, coll::Algorithm::kRing, ranks);
+    if (!r) continue;
+    const int steps = ring_steps(c, ranks);
+    const TableFit* piece = nullptr;
+    for (const TableFit& f : fits)
+      if (f.operation == coll::collective_name(c) && f.algorithm == "ring" && f.ranks == ranks &&
+          f.fit.max_bytes >= static_cast<double>(r->bytes))
+        piece = &f;
+    char buf[320];
+    if (piece) {
+      d.latency_ns = piece->fit.alpha * 1000.0 / (2.0 * steps);
+      d.latency_source = json{{"kind", "coll_fit"},
+                              {"collective", coll::collective_name(c)},
+                              {"algorithm", "ring"},
+                              {"ranks", ranks},
+                              {"min_bytes", piece->fit.min_bytes},
+                              {"max_bytes", piece->fit.max_bytes},
+                              {"alpha_us", piece->fit.alpha},
+                              {"steps", steps}};
+      std::snprintf(buf, sizeof buf, "fits.csv %s ring, %d ranks, %.0f..%.0f B: alpha %.4f us over 2 x %d steps",
+                    coll::collective_name(c), ranks, piece->fit.min_bytes, piece->fit.max_bytes, piece->fit.alpha, steps);
+    } else {
+      const double step_ns = r->time_us * 1000.0 / steps;
+      const double send_bytes = static_cast<double>(r->bytes) / ranks;
+      const double serial_ns = send_bytes / d.bandwidth_gbps;  // GB/s = B/ns
+      d.latency_ns = std::max(0.0, (step_ns - serial_ns) / 2.0);
+      d.latency_source = json{{"kind", "coll"},
+                              {"collective", coll::collective_name(c)},
+                              {"algorithm", "ring"},
+                              {"ranks", ranks},
+                              {"bytes", r->bytes},
+                              {"time_us", r->time_us},
+                              {"steps", steps}};
+      std::snprintf(buf, sizeof buf, "%s: %.4f us over %d steps of %.0f B, each less its send's %.1f ns at the "
+                    "bandwidth, over 2 hops (one size measured)", coll_row_words(*r).c_str(), r->time_us, steps,
+                    send_bytes, serial_ns);
+    }
+    d.latency_from = buf;
+    return true;
+  }
+  return false;
+}
+
+// With no ring measured: a 64 B write's round trip crosses four links (request: NPU to switch to
+// NPU; response: back) and the target's memory. With --p2p-max-bytes below 64, the largest write
+// measured stands in for the 64 B one.
+void set_wire_latency(const PlannerTable& t, AstraDim& d) {
+  using json = nlohmann::ordered_json;
   const P2pRow* w = nullptr;
   for (const P2pRow& r : t.p2p.rows)
     if (r.point.op == tl::Opcode::kWrite && r.point.bytes <= 64 && (!w || r.point.bytes > w->point.bytes)) w = &r;
@@ -65,8 +134,10 @@ void set_latency(const PlannerTable& t, AstraDim& d) {
   const double bytes = static_cast<double>(w->point.bytes);
   const double memory = ap.mem_latency_cycles + std::ceil(bytes / ap.mem_bytes_per_cycle);
   d.latency_ns = (static_cast<double>(w->latency_cycles) - memory) / 4.0 / t.cfg.clock_ghz;
+  d.latency_source = json{{"kind", "p2p"}, {"op", "write"}, {"bytes", w->point.bytes}, {"latency_cycles", w->latency_cycles}};
   d.latency_from = "p2p.csv write " + std::to_string(w->point.bytes) + " B round trip " +
-                   std::to_string(w->latency_cycles) + " cycles, less the memory access, over 4 link crossings";
+                   std::to_string(w->latency_cycles) + " cycles, less the memory access, over 4 link crossings "
+                   "(no ring measured at this group size)";
 }
 
 }  // namespace
@@ -97,7 +168,7 @@ AstraNetwork astra_network(const PlannerTable& t, int ranks) {
   d.topology = "Switch";
   d.npus = ranks;
   set_bandwidth(t, ranks, d);
-  set_latency(t, d);
+  if (!set_step_latency(t, ranks, d)) set_wire_latency(t, d);
   a.dims.push_back(d);
   a.npus_count = 1;
   for (const AstraDim& x : a.dims) a.npus_count *= x.npus;
@@ -149,6 +220,7 @@ nlohmann::ordered_json astra_network_json(const AstraNetwork& a) {
                     {"latency_ns", d.latency_ns},
                     {"bandwidth_source", d.bandwidth_source},
                     {"bandwidth_from", d.bandwidth_from},
+                    {"latency_source", d.latency_source},
                     {"latency_from", d.latency_from}});
   return {{"file", astra_file_name(a.npus_count)},
           {"npus_count", a.npus_count},

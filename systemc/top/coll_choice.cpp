@@ -88,6 +88,32 @@ int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, cons
   return trim ? trim_channels(s, c) : c;
 }
 
+namespace {
+
+// Every power of two from the trimmed count to the untrimmed one, with its predicted cycles.
+void weigh_channels(const config::Config& cfg, const coll::CollectiveSpec& s, const coll::CostParams& params,
+                    std::vector<CollChoice>& all) {
+  const int hi = auto_channels(cfg, s, params, false);
+  const int lo = trim_channels(s, hi);
+  for (int c = lo; c <= hi; c *= 2) all.push_back({s.algo, s.protocol, c, coll::predict_cycles(s, c, params)});
+}
+
+// The lowest predicted time; on a tie, the first weighed.
+const CollChoice& fastest(const std::vector<CollChoice>& all) {
+  const CollChoice* best = &all.front();
+  for (const CollChoice& k : all)
+    if (k.predicted_cycles < best->predicted_cycles) best = &k;
+  return *best;
+}
+
+}  // namespace
+
+CollChoice choose_channels(const config::Config& cfg, const coll::CollectiveSpec& s) {
+  std::vector<CollChoice> all;
+  weigh_channels(cfg, s, cost_params(cfg, s.ranks), all);
+  return fastest(all);
+}
+
 CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base) {
   const coll::CostParams params = cost_params(cfg, base.ranks);
   std::vector<CollChoice> all;
@@ -95,9 +121,7 @@ CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSp
     coll::CollectiveSpec s = base;
     s.algo = a;
     s.protocol = p;
-    const int hi = auto_channels(cfg, s, params, false);
-    const int lo = trim_channels(s, hi);
-    for (int c = lo; c <= hi; c *= 2) all.push_back({a, p, c, coll::predict_cycles(s, c, params)});
+    weigh_channels(cfg, s, params, all);
   };
   if (base.coll == coll::Collective::kAllToAll) {
     weigh(coll::Algorithm::kOneShot, coll::Protocol::kSimple);
@@ -107,11 +131,7 @@ CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSp
     if (cfg.accel.reduce.enable && coll::algorithm_applies(base.coll, coll::Algorithm::kSwitch))
       weigh(coll::Algorithm::kSwitch, coll::Protocol::kSimple);
   }
-  // The lowest predicted time; on a tie, the first weighed.
-  const CollChoice* best = &all.front();
-  for (const CollChoice& k : all)
-    if (k.predicted_cycles < best->predicted_cycles) best = &k;
-  return *best;
+  return fastest(all);
 }
 
 std::string choice_name(const CollChoice& c) {

@@ -48,6 +48,11 @@ int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, cons
 // too weighs channels against the per-channel bandwidth).
 CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base);
 
+// coll.channels = 0 (auto) on a forced row: the channel count choose_collective would weigh best
+// for the spec's own algorithm and protocol, as NCCL picks channels when NCCL_ALGO and NCCL_PROTO
+// name the rest.
+CollChoice choose_channels(const config::Config& cfg, const coll::CollectiveSpec& s);
+
 // "ring/ll128/4ch" for messages and tables.
 std::string choice_name(const CollChoice& c);
 

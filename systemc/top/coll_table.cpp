@@ -165,6 +165,7 @@ CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveS
                            bool optional, int channels) {
   config::Config cfg = cfg_in;
   if (channels > 0) cfg.coll.channels = channels;
+  if (cfg.coll.channels == 0) cfg.coll.channels = choose_channels(cfg, spec).channels;  // auto
   cfg.coll.protocol = spec.protocol;  // the runner takes the ring's protocol from coll.protocol
   TxnFabric f(cfg, false);
   try {
@@ -322,6 +323,7 @@ std::string coll_text(const CollTable& t) {
     o << "# faults.switch_down: "
       << switch_down_line(switch_down_json(c.network(), c.faults.switch_down, c.flit_bytes * c.clock_ghz, c.clock_ghz))
       << "\n";
+  const bool auto_channels = c.coll.channels == 0;  // forced rows' channels picked per size
   size_t i = 0;
   while (i < t.rows.size()) {
     const CollRow& first = t.rows[i];
@@ -330,8 +332,9 @@ std::string coll_text(const CollTable& t) {
         << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints " << endpoint_list(first.endpoints) << "\n";
     else
       o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo)
-        << ", protocol " << coll::protocol_name(first.protocol) << ", " << first.channels << " channel"
-        << (first.channels == 1 ? "" : "s") << ", " << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
+        << ", protocol " << coll::protocol_name(first.protocol) << ", "
+        << (auto_channels ? "channels auto (per size)" : std::to_string(first.channels) + (first.channels == 1 ? " channel" : " channels"))
+        << ", " << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
         << endpoint_list(first.endpoints) << "\n";
     std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s%s\n", "size", "count", "type", "redop", "time",
                   "algbw", "busbw", "#wrong", first.chosen ? "  picked            predicted" : "");
@@ -343,7 +346,8 @@ std::string coll_text(const CollTable& t) {
     int count = 0;
     auto same = [&](const CollRow& r) {
       return r.coll == first.coll && r.ranks == first.ranks && r.chosen == first.chosen &&
-             (first.chosen || (r.algo == first.algo && r.protocol == first.protocol && r.channels == first.channels));
+             (first.chosen ||
+              (r.algo == first.algo && r.protocol == first.protocol && (auto_channels || r.channels == first.channels)));
     };
     for (; i < t.rows.size() && same(t.rows[i]); ++i) {
       const CollRow& r = t.rows[i];
@@ -357,6 +361,8 @@ std::string coll_text(const CollTable& t) {
         const std::string pick = choice_name({r.algo, r.protocol, r.channels, 0});
         std::snprintf(line, sizeof line, "  %-18s %9.2f", pick.c_str(), r.predicted_us);
         o << line;
+      } else if (auto_channels) {
+        o << "  " << r.channels << "ch";
       }
       o << "\n";
       sum += r.busbw;

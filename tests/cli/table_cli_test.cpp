@@ -36,10 +36,24 @@ const Json* largest(const Json& t, const std::string& coll, const std::string& a
   return best;
 }
 
-// ASTRA-sim: one file per group size, npus_count = the ranks, and bandwidth x the stated unit =
-// the busbw of the ring all-reduce's largest size in coll (the collective the file names).
+// The best write pair stream of table.json's p2p rows (GB/s) and the row it is.
+const Json* best_pair(const Json& t) {
+  const Json* best = nullptr;
+  for (const auto& r : t["p2p"]["rows"])
+    if ((r["op"] == "write" || r["op"] == "writefull") &&
+        (!best || r["pair_gbytes_per_s"].get<double>() > (*best)["pair_gbytes_per_s"].get<double>()))
+      best = &r;
+  return best;
+}
+
+// ASTRA-sim: one file per group size, npus_count = the ranks; bandwidth x the stated unit = the
+// best write pair stream of p2p, latency = the α of the ring all-reduce's fit piece that covers
+// its largest size, over its 2(N-1) steps of two hops each.
 void check_astra_files(const fs::path& out, const Json& t, const std::vector<int>& ranks, double unit) {
   ASSERT_EQ(t["astra_network"].size(), ranks.size());
+  const Json* pair = best_pair(t);
+  ASSERT_TRUE(pair);
+  const double bw = (*pair)["pair_gbytes_per_s"].get<double>();
   for (size_t i = 0; i < ranks.size(); ++i) {
     const int n = ranks[i];
     const fs::path f = out / ("astra_network_n" + std::to_string(n) + ".yml");
@@ -48,16 +62,23 @@ void check_astra_files(const fs::path& out, const Json& t, const std::vector<int
     ASSERT_EQ(y["topology"].size(), 1u);
     EXPECT_EQ(y["topology"][0].as<std::string>(), "Switch");
     EXPECT_EQ(y["npus_count"][0].as<int>(), n);
+    EXPECT_NEAR(y["bandwidth"][0].as<double>() * unit / 1e9, bw, 0.001 * unit / 1e9) << f;
     const Json* ring = largest(t, "all_reduce", "ring", n);
     ASSERT_TRUE(ring) << n;
-    const double busbw = (*ring)["busbw_gbytes_per_s"].get<double>();
-    EXPECT_NEAR(y["bandwidth"][0].as<double>() * unit / 1e9, busbw, std::max(0.01 * busbw, 0.001)) << f;
+    const Json* piece = nullptr;
+    for (const auto& fit : t["fits"]["rows"])
+      if (fit["kind"] == "coll" && fit["operation"] == "all_reduce" && fit["algorithm"] == "ring" && fit["ranks"] == n &&
+          fit["max_bytes"].get<double>() >= (*ring)["bytes"].get<double>())
+        piece = &fit;
+    ASSERT_TRUE(piece) << n;
+    EXPECT_NEAR(y["latency"][0].as<double>(), (*piece)["alpha_us"].get<double>() * 1000.0 / (4.0 * (n - 1)), 0.001) << f;
     const std::string text = slurp(f);
-    EXPECT_NE(text.find("all_reduce ring, " + std::to_string(n) + " ranks, " + std::to_string((*ring)["bytes"].get<uint64_t>()) + " B"),
-              std::string::npos) << text;
-    const Json& src = t["astra_network"][i]["dimensions"][0]["bandwidth_source"];
-    EXPECT_EQ(src["collective"], "all_reduce");
-    EXPECT_EQ(src["bytes"], (*ring)["bytes"]);
+    EXPECT_NE(text.find("fits.csv all_reduce ring, " + std::to_string(n) + " ranks"), std::string::npos) << text;
+    const Json& dim = t["astra_network"][i]["dimensions"][0];
+    EXPECT_EQ(dim["bandwidth_source"]["kind"], "p2p");
+    EXPECT_EQ(dim["bandwidth_source"]["bytes"], (*pair)["bytes"]);
+    EXPECT_EQ(dim["latency_source"]["collective"], "all_reduce");
+    EXPECT_EQ(dim["latency_source"]["max_bytes"], (*piece)["max_bytes"]);
     EXPECT_EQ(t["astra_network"][i]["bandwidth_unit_bytes_per_s"].get<double>(), unit);
   }
 }
@@ -224,16 +245,45 @@ TEST(TableCli, FilesParseAndAgreeWithIndividualRuns) {
   check_astra_files(out, t, {2, 4}, kGiB);
   check_simai_files(out, t, {2, 4});
   check_fits(t);
-  // The 64 B write round trip, less the memory access, over the four link crossings.
-  const YAML::Node y = YAML::LoadFile((out / "astra_network_n4.yml").string());
-  double rt = 0;
-  for (const auto& row : t["p2p"]["rows"])
-    if (row["op"] == "write" && row["bytes"] == 64) rt = row["latency_cycles"].get<double>();
-  const auto& cfg = t["config"];
-  const double memory = cfg["accel"]["mem_latency_cycles"].get<double>() +
-                        std::ceil(64.0 / cfg["accel"]["mem_bytes_per_cycle"].get<double>());
-  EXPECT_NEAR(y["latency"][0].as<double>(), (rt - memory) / 4 / cfg["switch"]["clock_ghz"].get<double>(), 0.001);
   EXPECT_FALSE(fs::exists(out / "astra_network.yml"));  // one file per group size instead
+}
+
+// What the ASTRA-sim file is for (issue 55): ASTRA-sim's analytical Switch dimension charges a send
+// 2 x latency + bytes / bandwidth (two hops), and its ring all-reduce runs 2(N-1) such sends of
+// size / N. Fed our file, that gives back the p2p table's 1 MiB write (within 5%: the write's
+// round trip also carries its acknowledgement, which a send does not wait for) and every measured
+// ring all-reduce within `ring_tol`: exact where the ring sustains the link's rate, short by the
+// ring's shortfall where it does not (dgx-h100's Simple rings on 18 links, doc/workloads.md).
+void check_astra_reproduces(const std::string& args, double ring_tol) {
+  const fs::path out = scratch("table_astra");
+  const Result r = run("table" + args + " --coll all_reduce --algo ring --ranks 8 -b 1M -e 4M -f 2 --p2p-max-bytes 1M "
+                       "--loaded-sizes 64 --moe-tokens 16 --moe-skews 0 --astra-units decimal --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json t = nlohmann::json::parse(slurp(out / "table.json"));
+  const YAML::Node y = YAML::LoadFile((out / "astra_network_n8.yml").string());
+  const double bw = y["bandwidth"][0].as<double>();  // decimal: GB/s = B/ns
+  const double lat = y["latency"][0].as<double>();
+  auto send_ns = [&](double bytes) { return 2.0 * lat + bytes / bw; };
+  const Json* pair = best_pair(t);
+  ASSERT_TRUE(pair);
+  double p2p_ns = 0;
+  for (const auto& row : t["p2p"]["rows"])
+    if (row["op"] == (*pair)["op"] && row["bytes"] == 1048576) p2p_ns = row["latency_ns"].get<double>();
+  ASSERT_GT(p2p_ns, 0);
+  EXPECT_NEAR(send_ns(1048576.0) / p2p_ns, 1.0, 0.05) << send_ns(1048576.0) << " ns against " << p2p_ns << args;
+  int rows = 0;
+  for (const auto& row : t["coll"]["rows"]) {
+    const double bytes = row["bytes"].get<double>(), ns = row["time_us"].get<double>() * 1000.0;
+    EXPECT_NEAR(14.0 * send_ns(bytes / 8.0) / ns, 1.0, ring_tol) << bytes << " B: " << 14.0 * send_ns(bytes / 8.0)
+                                                                 << " ns against " << ns << args;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3);
+}
+
+TEST(TableCli, AstraSimFileReproducesTheSendAndTheRing) {
+  check_astra_reproduces(kCfg, 0.10);  // the ring itself: 82.6, 78.5, 85.1 GB/s busbw at 1, 2, 4 MiB
+  check_astra_reproduces(" --preset dgx-h100 --set coll.channels=0", 0.15);
 }
 
 // --astra-units decimal writes 10^9 B/s units; small sizes (-b 1 on f64 rounds 1, 2 and 4 B up to

@@ -76,49 +76,78 @@ double measured(const top::PlannerTable& t, Collective c, Algorithm a, uint64_t 
   return 0.0;
 }
 
-TEST(AstraExport, BandwidthIsTheRingAllReduceBusbwInTheStatedUnit) {
+// ASTRA-sim's Switch dimension charges a send 2 x latency + bytes / bandwidth: the bandwidth is
+// the best write pair stream (one sender to one receiver), and the latency the ring all-reduce's
+// α (20 us in the hand table) over its 14 steps of two hops each.
+TEST(AstraExport, BandwidthIsThePairStreamAndLatencyTheRingStepInTheStatedUnit) {
   top::PlannerTable t = hand_table();
   EXPECT_EQ(top::astra_group_sizes(t), std::vector<int>{8});  // one rank: no network to describe
-  // Ring all-reduce of 8 ranks at 4 MiB: time 20 + 4194304 / 50000 us; busbw = size / time x 14/8.
-  const double time_us = 20.0 + 4194304.0 / 50'000.0;
-  const double busbw = 4194304.0 / (time_us * 1000.0) * 14.0 / 8.0;
-  // Latency: (770 - 192 - 64 / 64) / 4 cycles at 1.6 GHz.
-  const double latency = (770.0 - 193.0) / 4.0 / 1.6;
+  const double bw = 87.491;  // the writefull 4096 B pair stream, GB/s = B/ns
+  const double latency = 20.0 * 1000.0 / (2.0 * 14.0);
   for (top::AstraUnits u : {top::AstraUnits::kBinary, top::AstraUnits::kDecimal}) {
     t.opt.astra_units = u;
     const top::AstraNetwork a = top::astra_network(t, 8);
     ASSERT_EQ(a.dims.size(), 1u);
     EXPECT_EQ(a.npus_count, 8);
     EXPECT_EQ(a.dims[0].topology, "Switch");
-    EXPECT_NEAR(a.dims[0].bandwidth_gbps, busbw, 1e-9);
-    EXPECT_EQ(a.dims[0].bandwidth_source["collective"], "all_reduce");
-    EXPECT_EQ(a.dims[0].bandwidth_source["algorithm"], "ring");
-    EXPECT_EQ(a.dims[0].bandwidth_source["bytes"], 4194304u);
+    EXPECT_DOUBLE_EQ(a.dims[0].bandwidth_gbps, bw);
+    EXPECT_EQ(a.dims[0].bandwidth_source["kind"], "p2p");
+    EXPECT_EQ(a.dims[0].bandwidth_source["op"], "writefull");
+    EXPECT_NEAR(a.dims[0].latency_ns, latency, 1e-6);
+    EXPECT_EQ(a.dims[0].latency_source["kind"], "coll_fit");
+    EXPECT_EQ(a.dims[0].latency_source["collective"], "all_reduce");
+    EXPECT_EQ(a.dims[0].latency_source["max_bytes"], 4194304.0);
+    EXPECT_EQ(a.dims[0].latency_source["steps"], 14);
     const YAML::Node y = YAML::Load(top::astra_network_yaml(t, a));
     EXPECT_EQ(y["topology"][0].as<std::string>(), "Switch");
     EXPECT_EQ(y["npus_count"][0].as<int>(), 8);
     const double unit = u == top::AstraUnits::kBinary ? kGiB : 1e9;
-    EXPECT_NEAR(y["bandwidth"][0].as<double>() * unit / 1e9, busbw, 0.0006 * unit / 1e9);
+    EXPECT_NEAR(y["bandwidth"][0].as<double>() * unit / 1e9, bw, 0.0006 * unit / 1e9);
     EXPECT_NEAR(y["latency"][0].as<double>(), latency, 0.0006);
+    // ASTRA-sim's ring over the file: 14 sends of 1/8 of the size, each 2 latencies + bytes / bw,
+    // gives back the measured rows (the hand table's β, 50,000 B/us, is 8/14 of the pair stream).
+    for (double b : {1048576.0, 4194304.0})
+      EXPECT_NEAR(14.0 * (2.0 * latency + b / 8.0 / bw) / 1000.0 / (20.0 + b / 50'000.0), 1.0, 1e-4) << b;
   }
   EXPECT_EQ(top::astra_file_name(8), "astra_network_n8.yml");
-  // Binary by hand: busbw x 10^9 / 2^30.
+  // Binary by hand: the rate x 10^9 / 2^30.
   t.opt.astra_units = top::AstraUnits::kBinary;
   const YAML::Node y = YAML::Load(top::astra_network_yaml(t, top::astra_network(t, 8)));
-  EXPECT_NEAR(y["bandwidth"][0].as<double>(), busbw * 0.931322574615479, 0.0006);
+  EXPECT_NEAR(y["bandwidth"][0].as<double>(), bw * 0.931322574615479, 0.0006);
 }
 
-TEST(AstraExport, WithoutARingAllReduceTheNextCollectiveThenThePairStream) {
+TEST(AstraExport, FallbacksWithoutARingAllReduceARingOrAPairStream) {
+  // No ring all-reduce: the ring all-gather's α (8 us) over its 7 steps of two hops.
   const top::PlannerTable t = hand_table(false);
   const top::AstraNetwork a = top::astra_network(t, 8);
-  EXPECT_EQ(a.dims[0].bandwidth_source["collective"], "all_gather");  // ring all_gather before all_to_all
-  EXPECT_EQ(a.dims[0].bandwidth_source["bytes"], 4194304u);
+  EXPECT_EQ(a.dims[0].latency_source["collective"], "all_gather");
+  EXPECT_EQ(a.dims[0].latency_source["steps"], 7);
+  EXPECT_NEAR(a.dims[0].latency_ns, 8.0 * 1000.0 / 14.0, 1e-6);
+  // One ring size only: its step less its send's serialization, over two hops.
+  top::PlannerTable one = hand_table();
+  std::vector<top::CollRow> kept;
+  for (const top::CollRow& r : one.coll.rows)
+    if (r.algo != Algorithm::kRing || r.bytes == (4u << 20)) kept.push_back(r);
+  one.coll.rows = kept;
+  const top::AstraNetwork o = top::astra_network(one, 8);
+  EXPECT_EQ(o.dims[0].latency_source["kind"], "coll");
+  const double step_ns = (20.0 + 4194304.0 / 50'000.0) * 1000.0 / 14.0;
+  EXPECT_NEAR(o.dims[0].latency_ns, (step_ns - 524288.0 / 87.491) / 2.0, 1e-6);
+  // No collective: the 64 B write round trip, less the memory access, over 4 link crossings.
   top::PlannerTable none = hand_table(false);
   none.coll.rows.clear();
   const top::AstraNetwork p = top::astra_network(none, 8);
-  EXPECT_EQ(p.dims[0].bandwidth_source["kind"], "p2p");
   EXPECT_EQ(p.dims[0].bandwidth_source["op"], "writefull");
   EXPECT_DOUBLE_EQ(p.dims[0].bandwidth_gbps, 87.491);
+  EXPECT_EQ(p.dims[0].latency_source["kind"], "p2p");
+  EXPECT_NEAR(p.dims[0].latency_ns, (770.0 - 193.0) / 4.0 / 1.6, 1e-9);
+  // No p2p rows: the ring all-reduce's busbw is the per-link rate.
+  top::PlannerTable no_p2p = hand_table();
+  no_p2p.p2p.rows.clear();
+  const top::AstraNetwork c = top::astra_network(no_p2p, 8);
+  EXPECT_EQ(c.dims[0].bandwidth_source["kind"], "coll");
+  EXPECT_EQ(c.dims[0].bandwidth_source["collective"], "all_reduce");
+  EXPECT_NEAR(c.dims[0].bandwidth_gbps, measured(no_p2p, Collective::kAllReduce, Algorithm::kRing, 4u << 20), 1e-9);
 }
 
 TEST(SimaiExport, BusbwFileGivesBackEachMeasuredBusbwInSimAIsUnit) {
