@@ -16,7 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLOURS = {"ring": "tab:blue", "oneshot": "tab:orange", "switch": "tab:green",
+COLOURS = {"ring": "tab:blue", "oneshot": "tab:orange", "switch": "tab:green", "auto": "black",
            "read": "tab:blue", "write": "tab:red", "writefull": "tab:purple"}
 STYLES = ["-", "--", ":", "-."]
 P2P_OPS = ("read", "write", "writefull")
@@ -46,9 +46,11 @@ def panels(table):
     out = {}
     ranks = sorted({r["ranks"] for r in table["coll"]["rows"]})
     for r in table["coll"]["rows"]:
-        key = ("coll", r["collective"], r["algorithm"], r["ranks"], 0)
+        # --algo auto rows are one series, "auto", whatever each size picked (as their fits are).
+        algo = "auto" if r.get("selection") == "auto" else r["algorithm"]
+        key = ("coll", r["collective"], algo, r["ranks"], 0)
         series = out.setdefault(r["collective"], {}).setdefault(key, {
-            "name": f"{r['algorithm']} {r['ranks']} ranks", "colour": COLOURS.get(r["algorithm"], "black"),
+            "name": f"{algo} {r['ranks']} ranks", "colour": COLOURS.get(algo, "black"),
             "style": STYLES[ranks.index(r["ranks"]) % len(STYLES)], "points": [], "fits": fits.get(key, [])})
         series["points"].append((r["bytes"], r["time_us"]))
     for r in table["p2p"]["rows"]:

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -61,17 +62,26 @@ top::CollTableOptions coll_table_options(const CollCliOptions& o) {
     }
   }
   if (o.algos != "all") {
+    // "all" in a list: every algorithm this switch can run, forced (`table`'s default: auto,all).
+    bool all = false;
+    const std::string expected = "--algo '" + o.algos +
+                                 "': expected all or a comma-separated list of auto, all, ring, oneshot, switch (each "
+                                 "once; all names every forced algorithm, so not with ring, oneshot or switch)";
     for (const std::string& s : split_list(o.algos)) {
       coll::Algorithm a;
       if (s == "auto" && !t.auto_rows) {
         t.auto_rows = true;
         continue;
       }
-      if (!coll::parse_algorithm(s, a))
-        bad("--algo '" + o.algos + "': expected all or a comma-separated list of auto, ring, oneshot, switch (each once)");
+      if (s == "all" && !all) {
+        all = true;
+        continue;
+      }
+      if (!coll::parse_algorithm(s, a) || std::find(t.algos.begin(), t.algos.end(), a) != t.algos.end()) bad(expected);
       t.algos.push_back(a);
     }
-    t.forced_rows = !t.algos.empty();
+    if (all && !t.algos.empty()) bad(expected);
+    t.forced_rows = all || !t.algos.empty();
   }
   if (!o.protocols.empty()) {
     const std::string list = o.protocols == "all" ? "simple,ll128,ll" : o.protocols;
@@ -119,7 +129,7 @@ void add_coll_selection_options(CLI::App* cmd, CollCliOptions& o) {
                   "all, or a comma-separated list of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all "
                   "(default " + o.colls + ")");
   cmd->add_option("--algo", o.algos, "all (every algorithm, forced), or a comma-separated list of auto (the algorithm, protocol and channels "
-                  "the cost model picks per size, doc/nccl.md), ring, oneshot, switch (default " + o.algos + ")");
+                  "the cost model picks per size, doc/nccl.md), all, ring, oneshot, switch (default " + o.algos + ")");
   whole_number_list(cmd->add_option("--ranks", o.ranks,
                                     "Group sizes, comma-separated (default " + o.ranks + "; with a --placement list, its length)"),
                     1, kMaxRanks)

@@ -130,6 +130,7 @@ int table_command(const TableCliOptions& o) {
 CLI::App* add_table_command(CLI::App& app) {
   auto o = std::make_shared<TableCliOptions>();
   o->coll.colls = "all_reduce,reduce_scatter,all_gather,all_to_all";
+  o->coll.algos = "auto,all";  // what NCCL would run beside every algorithm forced (doc/workloads.md)
   o->coll.ranks = "2,4,8";
   o->coll.min_bytes = "64K";
   o->coll.max_bytes = "4M";

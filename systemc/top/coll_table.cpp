@@ -309,6 +309,13 @@ const CollRow* largest_row(const CollTable& t, coll::Collective c, coll::Algorit
   return best;
 }
 
+const CollRow* largest_auto_row(const CollTable& t, coll::Collective c, int ranks) {
+  const CollRow* best = nullptr;
+  for (const CollRow& r : t.rows)
+    if (r.chosen && r.coll == c && r.ranks == ranks && r.busbw > 0 && (!best || r.bytes > best->bytes)) best = &r;
+  return best;
+}
+
 std::string coll_text(const CollTable& t) {
   std::ostringstream o;
   char line[256];

@@ -90,6 +90,8 @@ CollTable measure_coll_table(const config::Config& cfg, const CollTableOptions& 
 // The row of the largest size measured for (collective, algorithm, group size) with a positive
 // busbw; null when there is none (not measured, or one rank, whose bus factor is 0).
 const CollRow* largest_row(const CollTable& t, coll::Collective c, coll::Algorithm a, int ranks);
+// The same among --algo auto rows (whatever each size picked); nullptr when there are none.
+const CollRow* largest_auto_row(const CollTable& t, coll::Collective c, int ranks);
 
 std::string coll_text(const CollTable& t);  // printed like nccl-tests
 std::string coll_csv(const CollTable& t);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "top/coll_choice.h"
 #include "top/workload_run.h"
 #include "version.h"
 
@@ -32,6 +33,17 @@ std::string value_or_null(const CollRow* r) {
   return v;
 }
 
+// "ring", or for an --algo auto row "auto (ring/ll128/1ch)".
+std::string row_algorithm(const CollRow& r) {
+  if (!r.chosen) return coll::algorithm_name(r.algo);
+  return "auto (" + choice_name({r.algo, r.protocol, r.channels, 0}) + ")";
+}
+
+// Rows of the same series as `r`: its collective and group, and its algorithm (forced) or auto.
+bool same_series(const CollRow& a, const CollRow& r) {
+  return a.coll == r.coll && a.ranks == r.ranks && a.chosen == r.chosen && (r.chosen || a.algo == r.algo);
+}
+
 const CollRow* pick_row(const SimaiBusbw& s, coll::Collective c) {
   for (const SimaiPick& p : s.picks)
     if (p.coll == c) return p.row;
@@ -47,11 +59,12 @@ std::string busbw_yaml(const PlannerTable& t, const SimaiBusbw& s) {
   o += "# upswitch " UPSWITCH_VERSION ", configuration " + config_hash(t.cfg) + "\n";
   o += "# values: busbw in SimAI's GB/s = 2^30 B/s (its GBps = 1/(1024^3)); upswitch's own tables use 10^9\n";
   o += "# TP and EP: collectives of " + std::to_string(s.ranks) +
-       " ranks on one upswitch switch, the largest size measured, the algorithm with the highest busbw:\n";
+       " ranks on one upswitch switch, the largest size measured, what --algo auto picked there (without auto rows: "
+       "the algorithm with the highest busbw):\n";
   for (const SimaiPick& p : s.picks) {
     if (p.row)
       std::snprintf(buf, sizeof buf, "#   %s: coll.csv %s %s, %llu B, busbw %.3f GB/s (10^9 B/s)\n", simai_name(p.coll),
-                    coll::collective_name(p.coll), coll::algorithm_name(p.row->algo),
+                    coll::collective_name(p.coll), row_algorithm(*p.row).c_str(),
                     static_cast<unsigned long long>(p.row->bytes), p.row->busbw);
     else
       std::snprintf(buf, sizeof buf, "#   %s: not measured (null)\n", simai_name(p.coll));
@@ -93,7 +106,7 @@ std::string ratio_csv(const PlannerTable& t, const CollRow& largest) {
       "32Node-256GPU(NIC),64Node-512GPU(NIC),128Node-1024GPU(NIC),Multi 16,Multi 32,Muiti 64,Multi (NIC)\n";
   char buf[128];
   for (const CollRow& r : t.coll.rows)
-    if (r.coll == largest.coll && r.algo == largest.algo && r.ranks == largest.ranks) {
+    if (same_series(r, largest)) {
       std::snprintf(buf, sizeof buf, "%llu,%.6f,,,,,,,,,,,\n", static_cast<unsigned long long>(r.bytes),
                     r.busbw / largest.busbw);
       o += buf;
@@ -103,7 +116,7 @@ std::string ratio_csv(const PlannerTable& t, const CollRow& largest) {
 
 size_t sizes_measured(const PlannerTable& t, const CollRow& largest) {
   size_t n = 0;
-  for (const CollRow& r : t.coll.rows) n += r.coll == largest.coll && r.algo == largest.algo && r.ranks == largest.ranks;
+  for (const CollRow& r : t.coll.rows) n += same_series(r, largest);
   return n;
 }
 
@@ -122,10 +135,12 @@ SimaiBusbw simai_busbw(const PlannerTable& t, int ranks) {
   for (coll::Collective c : kSimaiColls) {
     SimaiPick p;
     p.coll = c;
-    for (int a = 0; a < coll::kAlgorithms; ++a) {
-      const CollRow* r = largest_row(t.coll, c, static_cast<coll::Algorithm>(a), ranks);
-      if (r && (!p.row || r->bytes > p.row->bytes || (r->bytes == p.row->bytes && r->busbw > p.row->busbw))) p.row = r;
-    }
+    p.row = largest_auto_row(t.coll, c, ranks);  // what NCCL would run, when the table has it
+    if (!p.row)
+      for (int a = 0; a < coll::kAlgorithms; ++a) {
+        const CollRow* r = largest_row(t.coll, c, static_cast<coll::Algorithm>(a), ranks);
+        if (r && (!p.row || r->bytes > p.row->bytes || (r->bytes == p.row->bytes && r->busbw > p.row->busbw))) p.row = r;
+      }
     s.picks.push_back(p);
   }
   s.pp = best_write_pair(t.p2p);
@@ -150,6 +165,7 @@ nlohmann::ordered_json simai_json(const PlannerTable& t, int ranks) {
   for (const SimaiPick& p : s.picks)
     busbw[simai_name(p.coll)] = p.row ? json{{"busbw", simai_gb(p.row->busbw)},
                                              {"algorithm", coll::algorithm_name(p.row->algo)},
+                                             {"selection", p.row->chosen ? "auto" : "forced"},
                                              {"bytes", p.row->bytes},
                                              {"busbw_gbytes_per_s", p.row->busbw}}
                                       : json(nullptr);

@@ -26,11 +26,13 @@ constexpr double kGiB = 1073741824.0;
 
 using Json = nlohmann::json;
 
-// The row of the largest size of (collective, algorithm, ranks) in table.json's coll rows.
+// The row of the largest size of (collective, algorithm, ranks) in table.json's coll rows: forced
+// rows of `algo`, or with algo "auto" the --algo auto rows (whatever each size picked).
 const Json* largest(const Json& t, const std::string& coll, const std::string& algo, int ranks) {
   const Json* best = nullptr;
   for (const auto& r : t["coll"]["rows"])
-    if (r["collective"] == coll && r["algorithm"] == algo && r["ranks"] == ranks &&
+    if (r["collective"] == coll && (algo == "auto" ? r["selection"] == "auto" : r["selection"] == "forced" && r["algorithm"] == algo) &&
+        r["ranks"] == ranks &&
         (!best || r["bytes"].get<uint64_t>() > (*best)["bytes"].get<uint64_t>()))
       best = &r;
   return best;
@@ -83,18 +85,22 @@ void check_astra_files(const fs::path& out, const Json& t, const std::vector<int
   }
 }
 
-// SimAI: busbw.yaml read as SimAI reads it gives, x 2^30, the highest busbw among the algorithms
-// at each collective's largest size; the ratio files give each size's busbw over it.
+// SimAI: busbw.yaml read as SimAI reads it gives, x 2^30, the auto row's busbw at each
+// collective's largest size (without auto rows: the highest busbw among the algorithms); the ratio
+// files give each size's busbw in that series over it.
 void check_simai_files(const fs::path& out, const Json& t, const std::vector<int>& ranks) {
   for (int n : ranks) {
     const std::string sfx = "_n" + std::to_string(n);
     const auto b = upswitch_simai::read_busbw_yaml(slurp(out / ("simai_busbw" + sfx + ".yaml")));
     std::map<std::string, const Json*> best;  // collective -> row
-    for (const char* c : {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"})
-      for (const char* a : {"ring", "oneshot", "switch"})
-        if (const Json* r = largest(t, c, a, n))
-          if (!best[c] || (*r)["busbw_gbytes_per_s"].get<double>() > (*best[c])["busbw_gbytes_per_s"].get<double>())
-            best[c] = r;
+    for (const char* c : {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"}) {
+      best[c] = largest(t, c, "auto", n);
+      if (!best[c])
+        for (const char* a : {"ring", "oneshot", "switch"})
+          if (const Json* r = largest(t, c, a, n))
+            if (!best[c] || (*r)["busbw_gbytes_per_s"].get<double>() > (*best[c])["busbw_gbytes_per_s"].get<double>())
+              best[c] = r;
+    }
     const std::map<std::string, std::string> simai = {
         {"all_reduce", "allreduce"}, {"all_gather", "allgather"}, {"reduce_scatter", "reducescatter"}, {"all_to_all", "alltoall"}};
     for (const auto& [c, key] : simai) {
@@ -121,7 +127,8 @@ void check_simai_files(const fs::path& out, const Json& t, const std::vector<int
       const auto rows = upswitch_simai::read_ratio_csv(slurp(f));
       size_t sizes = 0;
       for (const auto& r : t["coll"]["rows"])
-        if (r["collective"] == c && r["algorithm"] == (*best[c])["algorithm"] && r["ranks"] == n) {
+        if (r["collective"] == c && r["selection"] == (*best[c])["selection"] && r["ranks"] == n &&
+            (r["selection"] == "auto" || r["algorithm"] == (*best[c])["algorithm"])) {
           ++sizes;
           const double want = r["busbw_gbytes_per_s"].get<double>();
           bool found = false;
@@ -144,7 +151,8 @@ void check_simai_files(const fs::path& out, const Json& t, const std::vector<int
 void check_fits(const Json& t) {
   std::map<std::string, std::vector<std::pair<double, double>>> groups;  // key -> (bytes, time_us)
   for (const auto& r : t["coll"]["rows"])
-    groups["coll " + r["collective"].get<std::string>() + " " + r["algorithm"].get<std::string>() + " " +
+    groups["coll " + r["collective"].get<std::string>() + " " +
+           (r["selection"] == "auto" ? std::string("auto") : r["algorithm"].get<std::string>()) + " " +
            std::to_string(r["ranks"].get<int>()) + " 0"]
         .emplace_back(r["bytes"].get<double>(), r["time_us"].get<double>());
   for (const auto& r : t["p2p"]["rows"])
@@ -195,14 +203,14 @@ TEST(TableCli, FilesParseAndAgreeWithIndividualRuns) {
   EXPECT_EQ(t["config"]["switch"]["ports"], 8);
   // Collectives: the same points measured alone by `upswitch coll`.
   const fs::path coll = scratch("table_coll");
-  ASSERT_EQ(run("coll" + kCfg + " --coll all_reduce,all_to_all --ranks 2,4 -b 64K -e 256K -f 4 --no-check --quiet --out " +
+  ASSERT_EQ(run("coll" + kCfg + " --coll all_reduce,all_to_all --ranks 2,4 -b 64K -e 256K -f 4 --algo auto,all --no-check --quiet --out " +
                 coll.string()).status, 0);
   const nlohmann::json c = nlohmann::json::parse(slurp(coll / "coll.json"));
   size_t matched = 0;
   for (const auto& row : c["rows"])
     for (const auto& mine : t["coll"]["rows"])
       if (mine["collective"] == row["collective"] && mine["algorithm"] == row["algorithm"] &&
-          mine["ranks"] == row["ranks"] && mine["bytes"] == row["bytes"]) {
+          mine["selection"] == row["selection"] && mine["ranks"] == row["ranks"] && mine["bytes"] == row["bytes"]) {
         EXPECT_EQ(mine["cycles"], row["cycles"]) << row.dump();
         ++matched;
       }
@@ -313,14 +321,16 @@ TEST(TableCli, DecimalUnitsAndNoRowTwice) {
       if (line.empty() || line[0] == '#') continue;
       size_t cut = 0;
       for (size_t c = 0; c < k.key_columns; ++c) cut = line.find(',', cut) + 1;
-      EXPECT_TRUE(keys.insert(line.substr(0, cut)).second) << k.file << ": " << line;
+      // coll.csv: an --algo auto row may pick what a forced row runs; its `selection` tells them apart.
+      const bool is_auto = std::string(k.file) == "coll.csv" && line.find(",auto,") != std::string::npos;
+      EXPECT_TRUE(keys.insert(line.substr(0, cut) + (is_auto ? "auto" : "")).second) << k.file << ": " << line;
       ++rows;
     }
     EXPECT_GT(rows, 1u) << k.file;
   }
-  // Ring, oneshot and switch all-reduce and all-to-all at -f 4's 1, 4, 16, 64 B: 1 and 4 B are both
-  // one 8 B element, one row.
-  EXPECT_EQ(t["coll"]["rows"].size(), 4u * 3u);
+  // Ring, oneshot and switch all-reduce, oneshot all-to-all, and the auto rows of both, at -f 4's
+  // 1, 4, 16, 64 B: 1 and 4 B are both one 8 B element, one row.
+  EXPECT_EQ(t["coll"]["rows"].size(), (4u + 2u) * 3u);
 }
 
 TEST(TableCli, BadInputIsOneLineExitTwoAndNothingWritten) {

@@ -37,6 +37,8 @@ def test_points_and_fits_of_a_real_table(tmp_path, upswitch):
     p2p = [row for row in table["p2p"]["rows"] if row["op"] in ("read", "write", "writefull")]
     assert sum(len(s["points"]) for s in groups["p2p round trip"]) == len(p2p)
     assert all(s["fits"] for series in groups.values() for s in series)
+    # table's default --algo auto,all: the auto rows are one series per group, whatever each size picked.
+    assert {s["name"] for s in groups["all_reduce"]} >= {"auto 2 ranks", "auto 4 ranks", "ring 2 ranks"}
     # Each point lies in some piece's range, and that piece's line passes within its reported
     # error of it.
     for series in groups.values():

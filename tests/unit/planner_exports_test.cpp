@@ -150,6 +150,32 @@ TEST(AstraExport, FallbacksWithoutARingAllReduceARingOrAPairStream) {
   EXPECT_NEAR(c.dims[0].bandwidth_gbps, measured(no_p2p, Collective::kAllReduce, Algorithm::kRing, 4u << 20), 1e-9);
 }
 
+// With --algo auto rows (table's default), SimAI gets what NCCL would run: the auto row at the
+// largest size even where a forced row is faster, and the ratio file follows the auto series
+// whatever each size picked.
+TEST(SimaiExport, TakesTheAutoRowsWhenTheTableHasThem) {
+  top::PlannerTable t = hand_table();
+  const std::pair<uint64_t, Algorithm> picks[] = {{64u << 10, Algorithm::kRing}, {1u << 20, Algorithm::kSwitch}, {4u << 20, Algorithm::kSwitch}};
+  for (const auto& [b, a] : picks) {
+    top::CollRow r = row(Collective::kAllGather, a, 8, b, 9.0, 80'000.0);
+    r.chosen = true;
+    t.coll.rows.push_back(r);
+  }
+  const auto files = top::simai_files(t, 8);
+  const upswitch_simai::Busbw y = upswitch_simai::read_busbw_yaml(files[0].second);
+  const top::CollRow top_row = row(Collective::kAllGather, Algorithm::kSwitch, 8, 4u << 20, 9.0, 80'000.0);
+  EXPECT_NEAR(y.at("TP").at("allgather") * kGiB / 1e9, top_row.busbw, 0.001);  // not the faster forced ring row
+  EXPECT_NE(files[0].second.find("all_gather auto (switch/simple/1ch)"), std::string::npos) << files[0].second;
+  EXPECT_NEAR(y.at("TP").at("allreduce") * kGiB / 1e9, measured(t, Collective::kAllReduce, Algorithm::kRing, 4u << 20), 0.001);
+  const auto nv = upswitch_simai::read_ratio_csv(files[1].second);
+  ASSERT_EQ(nv.size(), 3u);
+  for (const auto& r : nv) {
+    const top::CollRow ref = row(Collective::kAllGather, Algorithm::kRing, 8, static_cast<uint64_t>(r.size), 9.0, 80'000.0);
+    EXPECT_NEAR(r.cells[0], ref.busbw / top_row.busbw, 1e-6) << r.size;
+  }
+  EXPECT_EQ(top::simai_json(t, 8)["tp"]["allgather"]["selection"], "auto");
+}
+
 TEST(SimaiExport, BusbwFileGivesBackEachMeasuredBusbwInSimAIsUnit) {
   const top::PlannerTable t = hand_table();
   const auto files = top::simai_files(t, 8);
