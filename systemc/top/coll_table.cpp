@@ -302,18 +302,25 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
   return t;
 }
 
-const CollRow* largest_row(const CollTable& t, coll::Collective c, coll::Algorithm a, int ranks) {
+namespace {
+
+// The row of the largest size among those `in` takes (with a positive busbw).
+template <typename Pred>
+const CollRow* largest_of(const CollTable& t, Pred in) {
   const CollRow* best = nullptr;
   for (const CollRow& r : t.rows)
-    if (!r.chosen && r.coll == c && r.algo == a && r.ranks == ranks && r.busbw > 0 && (!best || r.bytes > best->bytes)) best = &r;
+    if (in(r) && r.busbw > 0 && (!best || r.bytes > best->bytes)) best = &r;
   return best;
 }
 
+}  // namespace
+
+const CollRow* largest_row(const CollTable& t, coll::Collective c, coll::Algorithm a, int ranks) {
+  return largest_of(t, [&](const CollRow& r) { return !r.chosen && r.coll == c && r.algo == a && r.ranks == ranks; });
+}
+
 const CollRow* largest_auto_row(const CollTable& t, coll::Collective c, int ranks) {
-  const CollRow* best = nullptr;
-  for (const CollRow& r : t.rows)
-    if (r.chosen && r.coll == c && r.ranks == ranks && r.busbw > 0 && (!best || r.bytes > best->bytes)) best = &r;
-  return best;
+  return largest_of(t, [&](const CollRow& r) { return r.chosen && r.coll == c && r.ranks == ranks; });
 }
 
 std::string coll_text(const CollTable& t) {

@@ -112,9 +112,7 @@ void check_simai_files(const fs::path& out, const Json& t, const std::vector<int
       EXPECT_NEAR(b.at("TP").at(key) * kGiB / 1e9, want, std::max(0.01 * want, 0.001)) << n << " " << key;
     }
     EXPECT_FALSE(b.count("DP"));
-    double pair = 0;
-    for (const auto& r : t["p2p"]["rows"])
-      if (r["op"] == "write" || r["op"] == "writefull") pair = std::max(pair, r["pair_gbytes_per_s"].get<double>());
+    const double pair = (*best_pair(t))["pair_gbytes_per_s"].get<double>();
     EXPECT_NEAR(b.at("PP").at("busbw") * kGiB / 1e9, pair, 0.01 * pair);
     // Ratio files: every size of the chosen algorithm, busbw(size) = ratio x the busbw.yaml value.
     for (const auto& [file, c, key] : {std::tuple<std::string, std::string, std::string>{"simai_nvlink_ratio", "all_gather", "allgather"},
