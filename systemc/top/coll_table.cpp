@@ -323,6 +323,8 @@ const CollRow* largest_auto_row(const CollTable& t, coll::Collective c, int rank
   return largest_of(t, [&](const CollRow& r) { return r.chosen && r.coll == c && r.ranks == ranks; });
 }
 
+std::string run_name(const CollRow& r) { return choice_name({r.algo, r.protocol, r.channels, 0}); }
+
 std::string coll_text(const CollTable& t) {
   std::ostringstream o;
   char line[256];
@@ -337,7 +339,7 @@ std::string coll_text(const CollTable& t) {
     o << "# faults.switch_down: "
       << switch_down_line(switch_down_json(c.network(), c.faults.switch_down, c.flit_bytes * c.clock_ghz, c.clock_ghz))
       << "\n";
-  const bool auto_channels = c.coll.channels == 0;  // forced rows' channels picked per size
+  const bool channels_per_row = c.coll.channels == 0;  // coll.channels auto: forced rows' counts picked per size
   size_t i = 0;
   while (i < t.rows.size()) {
     const CollRow& first = t.rows[i];
@@ -347,7 +349,7 @@ std::string coll_text(const CollTable& t) {
     else
       o << "#\n# " << coll::collective_name(first.coll) << ", algorithm " << coll::algorithm_name(first.algo)
         << ", protocol " << coll::protocol_name(first.protocol) << ", "
-        << (auto_channels ? "channels auto (per size)" : std::to_string(first.channels) + (first.channels == 1 ? " channel" : " channels"))
+        << (channels_per_row ? "channels auto (per size)" : std::to_string(first.channels) + (first.channels == 1 ? " channel" : " channels"))
         << ", " << first.ranks << " ranks, placement " << placement_name(t.opt.placement) << ": endpoints "
         << endpoint_list(first.endpoints) << "\n";
     std::snprintf(line, sizeof line, "# %12s %12s %6s %6s %10s %8s %8s %7s%s\n", "size", "count", "type", "redop", "time",
@@ -361,7 +363,7 @@ std::string coll_text(const CollTable& t) {
     auto same = [&](const CollRow& r) {
       return r.coll == first.coll && r.ranks == first.ranks && r.chosen == first.chosen &&
              (first.chosen ||
-              (r.algo == first.algo && r.protocol == first.protocol && (auto_channels || r.channels == first.channels)));
+              (r.algo == first.algo && r.protocol == first.protocol && (channels_per_row || r.channels == first.channels)));
     };
     for (; i < t.rows.size() && same(t.rows[i]); ++i) {
       const CollRow& r = t.rows[i];
@@ -372,10 +374,10 @@ std::string coll_text(const CollTable& t) {
                     r.time_us, r.algbw, r.busbw, wrong.c_str());
       o << line;
       if (r.chosen) {
-        const std::string pick = choice_name({r.algo, r.protocol, r.channels, 0});
+        const std::string pick = run_name(r);
         std::snprintf(line, sizeof line, "  %-18s %9.2f", pick.c_str(), r.predicted_us);
         o << line;
-      } else if (auto_channels) {
+      } else if (channels_per_row) {
         o << "  " << r.channels << "ch";
       }
       o << "\n";

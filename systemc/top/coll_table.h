@@ -92,6 +92,8 @@ CollTable measure_coll_table(const config::Config& cfg, const CollTableOptions& 
 const CollRow* largest_row(const CollTable& t, coll::Collective c, coll::Algorithm a, int ranks);
 // The same among --algo auto rows (whatever each size picked); nullptr when there are none.
 const CollRow* largest_auto_row(const CollTable& t, coll::Collective c, int ranks);
+// What a row ran, as choice_name gives it: "ring/ll128/4ch".
+std::string run_name(const CollRow& r);
 
 std::string coll_text(const CollTable& t);  // printed like nccl-tests
 std::string coll_csv(const CollTable& t);

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 
-#include "top/coll_choice.h"
 #include "top/workload_run.h"
 #include "version.h"
 
@@ -36,7 +35,7 @@ std::string value_or_null(const CollRow* r) {
 // "ring", or for an --algo auto row "auto (ring/ll128/1ch)".
 std::string row_algorithm(const CollRow& r) {
   if (!r.chosen) return coll::algorithm_name(r.algo);
-  return "auto (" + choice_name({r.algo, r.protocol, r.channels, 0}) + ")";
+  return "auto (" + run_name(r) + ")";
 }
 
 // Rows of the same series as `r`: its collective and group, and its algorithm (forced) or auto.
