@@ -25,7 +25,7 @@ std::string check_tp(const TpParams& p, int accelerators) {
     return "tp.hidden x tp.seq_len x tp.micro_batch x element = " + std::to_string(bytes) + " B: must be a multiple of 4 B";
   const auto algo = static_cast<coll::Algorithm>(p.algo);
   for (const TpStep& s : tp_layer_steps(p))
-    if (!s.compute && !coll::algorithm_applies(s.coll, algo))
+    if (p.algo != kTpAuto && !s.compute && !coll::algorithm_applies(s.coll, algo))
       return std::string("tp.algo = ") + coll::algorithm_name(algo) + ": does not run " + coll::collective_name(s.coll);
   return "";
 }

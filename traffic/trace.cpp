@@ -18,7 +18,7 @@ namespace {
 using json = nlohmann::json;
 
 const char* const kCommon[] = {"id", "op", "at_us", "after", "delay_us"};
-const char* const kCollFields[] = {"algo", "ranks", "bytes", "type", "redop", "root", "pair_bytes"};
+const char* const kCollFields[] = {"algo", "protocol", "channels", "ranks", "bytes", "type", "redop", "root", "pair_bytes"};
 const char* const kTxnFields[] = {"src", "dst", "bytes", "offset", "atomic"};
 const char* const kTxnOps[] = {"read", "write", "writefull", "atomic_r", "atomic_nr"};
 const char* const kComputeFields[] = {"rank", "duration_us"};
@@ -118,7 +118,7 @@ void check_fields(const LineParser& p, const TraceOp& op) {
   if (op.compute) {
     for (const char* f : kComputeFields) allowed.push_back(f);
   } else if (op.collective) {
-    for (const char* f : {"algo", "ranks", "bytes", "type", "redop"}) allowed.push_back(f);
+    for (const char* f : {"algo", "protocol", "channels", "ranks", "bytes", "type", "redop"}) allowed.push_back(f);
     if (op.spec.coll == coll::Collective::kBroadcast) allowed.push_back("root");
     if (op.spec.coll == coll::Collective::kAllToAll) allowed.push_back("pair_bytes");
   } else {
@@ -138,9 +138,19 @@ void check_fields(const LineParser& p, const TraceOp& op) {
 void parse_collective(const LineParser& p, TraceOp& op) {
   coll::CollectiveSpec& s = op.spec;
   const bool a2a = s.coll == coll::Collective::kAllToAll;
-  const std::string algo = p.text("algo", a2a ? "oneshot" : "ring", "expected ring, oneshot or switch");
-  if (!coll::parse_algorithm(algo, s.algo)) p.bad_field("algo", *p.find("algo"), "expected ring, oneshot or switch");
+  const std::string algo = p.text("algo", "auto", "expected auto, ring, oneshot or switch");
+  op.algo_given = algo != "auto";
+  s.algo = a2a ? coll::Algorithm::kOneShot : coll::Algorithm::kRing;
+  if (op.algo_given && !coll::parse_algorithm(algo, s.algo))
+    p.bad_field("algo", *p.find("algo"), "expected auto, ring, oneshot or switch");
   if (!coll::algorithm_applies(s.coll, s.algo)) p.bad_field("algo", *p.find("algo"), "all_to_all runs oneshot only");
+  const std::string protocol = p.text("protocol", "auto", "expected auto, simple, ll128 or ll");
+  op.protocol_given = protocol != "auto";
+  if (op.protocol_given && !coll::parse_protocol(protocol, s.protocol))
+    p.bad_field("protocol", *p.find("protocol"), "expected auto, simple, ll128 or ll");
+  op.channels = 0;
+  if (const json* c = p.find("channels"))
+    op.channels = static_cast<int>(p.count("channels", *c, 64, "expected 0 (auto) .. 64"));
 
   const json& ranks = p.require("ranks", "an array of accelerator ids");
   if (!ranks.is_array() || ranks.empty()) p.bad_field("ranks", ranks, "expected a non-empty array of accelerator ids");

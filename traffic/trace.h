@@ -24,6 +24,10 @@ struct TraceOp {
   std::vector<size_t> after;   // indexes of earlier ops (distinct) that must complete first
   double delay_us = 0;         // extra wait after the last of them
   coll::CollectiveSpec spec;   // collectives
+  // Collectives: what the trace fixes of the algorithm choice (doc/nccl.md, "Algorithm choice"):
+  // `algo` and `protocol` absent or "auto" leave them to the replay; `channels` 0 = auto.
+  bool algo_given = true, protocol_given = true;
+  int channels = 1;
   // Transactions: `bytes` at `offset` in `dst`'s window, issued by `src`; atomics are one element
   // of `bytes` (4 or 8).
   tl::Opcode opcode = tl::Opcode::kRead;

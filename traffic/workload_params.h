@@ -32,8 +32,12 @@ struct MoeParams {
   double capacity_factor = 0;  // expert capacity = ceil(cf x ranks x tokens x top_k / experts); 0 = none
   bool dedup = false;          // a token goes once to a rank hosting several of its experts (DeepEP)
   double compute_us = 0;       // expert compute between dispatch and combine
+  int channels = 0;            // 0 = auto
   int layers = 0;
 };
+
+// tp.algo and tp.protocol: chosen per collective (doc/nccl.md, "Algorithm choice").
+constexpr int kTpAuto = 3;
 
 enum class TpPlacement : uint8_t { kContiguous, kStrided };
 
@@ -43,7 +47,9 @@ struct TpParams {
   TpPlacement placement = TpPlacement::kContiguous;
   int hidden = 0, seq_len = 0, micro_batch = 0, layers = 0;
   int dtype = 0;        // tl::RedType of the activations (f32, f16, bf16)
-  int algo = 0;         // coll::Algorithm
+  int algo = kTpAuto;   // coll::Algorithm, or kTpAuto
+  int protocol = kTpAuto;  // coll::Protocol, or kTpAuto
+  int channels = 0;     // 0 = auto
   bool sequence_parallel = false;  // reduce-scatter + all-gather instead of all-reduce
   bool backward = false;           // also the backward pass (as many collectives again)
   double compute_us = 0;           // per layer and pass, split evenly before the layer's collectives

@@ -233,9 +233,14 @@ class Converter {
     if (!f.has_comm_type) bad(first, "a collective without a comm_type attribute");
     op.op = coll::collective_name(s.coll);
     s.ranks = c.members;
-    const std::string algo = f.upswitch_algo.empty() ? (s.coll == coll::Collective::kAllToAll ? "oneshot" : "ring") : f.upswitch_algo;
-    if (!coll::parse_algorithm(algo, s.algo) || !coll::algorithm_applies(s.coll, s.algo))
-      bad(first, "upswitch_algo = '" + algo + "': expected ring, oneshot or switch (all_to_all: oneshot)");
+    // Absent or auto: chosen at replay as `--algo auto` chooses; protocol and channels always are.
+    const std::string algo = f.upswitch_algo.empty() ? "auto" : f.upswitch_algo;
+    op.algo_given = algo != "auto";
+    op.protocol_given = false;
+    op.channels = 0;
+    s.algo = s.coll == coll::Collective::kAllToAll ? coll::Algorithm::kOneShot : coll::Algorithm::kRing;
+    if ((op.algo_given && !coll::parse_algorithm(algo, s.algo)) || !coll::algorithm_applies(s.coll, s.algo))
+      bad(first, "upswitch_algo = '" + algo + "': expected auto, ring, oneshot or switch (all_to_all: auto or oneshot)");
     const std::string type = f.upswitch_dtype.empty() ? "f32" : f.upswitch_dtype;
     if (!tl::parse_red_type(type.c_str(), s.type))
       bad(first, "upswitch_dtype = '" + type + "': expected f32, f16, bf16, f64, s32, s64, u32 or u64");

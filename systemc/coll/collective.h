@@ -44,11 +44,11 @@ struct CollectiveSpec {
   // Switch algorithm: slices a rank has in flight; slice j's load-reduce waits for slice j-window's,
   // so each slice's multicast store is issued between them (NCCL runs the two phases concurrently).
   int window = 4;
-  // Ring and chain algorithms; the runner takes it from coll.protocol (oneshot and switch: simple).
+  // Ring and chain algorithms (oneshot and switch run simple, whatever it says).
   Protocol protocol = Protocol::kSimple;
   // SMs issuing the run's transfers on each rank, each at accel.sm_gbytes_per_s (multimem ops:
-  // accel.multimem_gbytes_per_s): a `coll` table's channel is one; 0 = no issue limit (workloads
-  // and trace replay, which run each collective as one pipeline; doc/nccl.md).
+  // accel.multimem_gbytes_per_s): a channel is one (coll/channels.h); 0 = no issue limit (a caller
+  // that runs a collective as one unbounded pipeline; doc/nccl.md).
   int sms = 0;
 };
 

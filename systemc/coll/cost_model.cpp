@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "coll/channels.h"
 #include "coll/plan.h"
 
 namespace upswitch::coll {
@@ -54,16 +55,9 @@ struct Op {
 double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c) {
   const int n = static_cast<int>(s.ranks.size());
   if (n < 2 || s.bytes == 0) return 0;
-  const int elem = tl::red_type_bytes(s.type);
   const double rate = std::max(1e-9, c.link_bytes_per_cycle);
   std::vector<Plan> plans;
-  std::vector<CollectiveSpec> shares;
-  for (int ch = 0; ch < channels; ++ch) {
-    CollectiveSpec share = s;
-    share.bytes = chunk_begin(s.bytes, channels, ch + 1, elem) - chunk_begin(s.bytes, channels, ch, elem);
-    if (share.bytes == 0) continue;
-    shares.push_back(share);
-  }
+  const std::vector<CollectiveSpec> shares = channel_shares(s, channels);  // as the runs split it
   plans.reserve(shares.size());
   for (const CollectiveSpec& share : shares) plans.push_back(make_plan(share, make_layout(share, 0)));
 

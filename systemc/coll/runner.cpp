@@ -41,7 +41,7 @@ int CollectiveRunner::add(const CollectiveSpec& spec, uint64_t start, const Orde
     throw std::invalid_argument("collective: the switch algorithm needs the reduction engine (reduce.enable)");
   CollectiveRun r;
   r.spec = spec;
-  r.spec.protocol = spec.algo == Algorithm::kRing ? f_.config().coll.protocol : Protocol::kSimple;
+  if (spec.algo != Algorithm::kRing) r.spec.protocol = Protocol::kSimple;  // only ring and chain have protocols
   uint64_t base = next_base_;
   if (order.reuse >= 0) {
     if (!precedes(order.reuse, order.after))

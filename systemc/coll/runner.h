@@ -59,6 +59,7 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   // Simulates until every added collective has completed; false if `max_cycles` passed first.
   bool run(uint64_t max_cycles = UINT64_MAX);
   const CollectiveRun& get(int id) const { return runs_.at(static_cast<size_t>(id)); }
+  size_t size() const { return runs_.size(); }  // runs added
   // Multicast address of offset `off` in the collective's group window.
   uint64_t group_address(int id, uint64_t off) const;
   // Called when run `run` completes at `cycle` (its get().end), after its successors in `after`

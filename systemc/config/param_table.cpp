@@ -247,7 +247,8 @@ std::vector<ParamSpec> build_table() {
   // --- collectives (doc/nccl.md)
   t.push_back(enum_param("coll.protocol", [](Config& c) -> coll::Protocol& { return c.coll.protocol; },
                          {"simple", "ll128", "ll"}, "simple",
-                         "How ring and chain collectives synchronise (NCCL's protocols, doc/nccl.md): simple writes a "
+                         "How ring and chain collectives of `coll` and `table` rows synchronise (NCCL's protocols, "
+                         "doc/nccl.md; workloads: tp.protocol; traces: a line's protocol): simple writes a "
                          "slice, waits for its acknowledgement, then writes an 8 B flag; ll128 sends 120 B of data and "
                          "an 8 B flag in every 128 B line and ll 8 B of data and 8 B of flag in every 16 B, so the "
                          "receiver goes on as soon as the data lands. oneshot and switch algorithms use simple."));

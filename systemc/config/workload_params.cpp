@@ -65,6 +65,11 @@ void add_workload_params(std::vector<ParamSpec>& t) {
                          "expert."));
   t.push_back(float_param("moe.compute_us", [](Config& c) -> double& { return c.workload.moe.compute_us; }, 5.0, 0.0, 1e9,
                           "us", "Expert compute of a layer, between the end of dispatch and the start of combine."));
+  t.push_back(int_param("moe.channels", [](Config& c) -> int& { return c.workload.moe.channels; }, 0, 0, 64,
+                        "channels",
+                        "Channels of each MoE all-to-all (doc/nccl.md, \"Channels\"): every pair's bytes are split "
+                        "over them, each issued by one SM per rank at accel.sm_gbytes_per_s; 0 = auto, the count "
+                        "`--algo auto` weighs best."));
   t.push_back(int_param("moe.layers", [](Config& c) -> int& { return c.workload.moe.layers; }, 1, 1, 100000, "layers",
                         "MoE layers per step, run one after another."));
   // --- tensor parallelism
@@ -85,8 +90,19 @@ void add_workload_params(std::vector<ParamSpec>& t) {
                         "Transformer layers per step."));
   t.push_back(enum_param("tp.dtype", [](Config& c) -> int& { return c.workload.tp.dtype; }, {"f32", "f16", "bf16"},
                          "bf16", "Activation type, reduced in the switch or by the ranks."));
-  t.push_back(enum_param("tp.algo", [](Config& c) -> int& { return c.workload.tp.algo; }, {"ring", "oneshot", "switch"},
-                         "switch", "Collective algorithm (doc/reduction.md): ring, oneshot, or the switch's engine (NVLS)."));
+  t.push_back(enum_param("tp.algo", [](Config& c) -> int& { return c.workload.tp.algo; },
+                         {"ring", "oneshot", "switch", "auto"}, "auto",
+                         "Collective algorithm (doc/reduction.md): ring, oneshot, the switch's engine (NVLS), or auto: "
+                         "per collective and size what `--algo auto` picks (doc/nccl.md, \"Algorithm choice\"), as "
+                         "NCCL does when NCCL_ALGO is unset."));
+  t.push_back(enum_param("tp.protocol", [](Config& c) -> int& { return c.workload.tp.protocol; },
+                         {"simple", "ll128", "ll", "auto"}, "auto",
+                         "Protocol of the TP ring collectives (doc/nccl.md, \"Protocols\"); auto: chosen with the "
+                         "algorithm, as NCCL does when NCCL_PROTO is unset. oneshot and switch run simple."));
+  t.push_back(int_param("tp.channels", [](Config& c) -> int& { return c.workload.tp.channels; }, 0, 0, 64, "channels",
+                        "Channels of each TP collective (doc/nccl.md, \"Channels\"), each issued by one SM per rank "
+                        "at accel.sm_gbytes_per_s; 0 = auto: chosen with the algorithm. The switch algorithm takes a "
+                        "multicast group per channel, and the TP groups run at once."));
   t.push_back(bool_param("tp.sequence_parallel", [](Config& c) -> bool& { return c.workload.tp.sequence_parallel; },
                          false,
                          "Sequence parallelism: each all-reduce becomes an all-gather before the block and a "

@@ -1,6 +1,7 @@
 #include "top/coll_choice.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "top/report.h"
 
@@ -109,27 +110,37 @@ const CollChoice& fastest(const std::vector<CollChoice>& all) {
 }  // namespace
 
 CollChoice choose_channels(const config::Config& cfg, const coll::CollectiveSpec& s) {
-  std::vector<CollChoice> all;
-  weigh_channels(cfg, s, cost_params(cfg, s.ranks), all);
-  return fastest(all);
+  return choose_collective(cfg, s, {true, true, 0});
 }
 
-CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base) {
+CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base, const ChoiceFixed& fixed) {
+  if (fixed.algo && !coll::algorithm_applies(base.coll, base.algo))
+    throw std::invalid_argument(std::string("collective choice: ") + coll::algorithm_name(base.algo) + " does not run " +
+                                coll::collective_name(base.coll));
   const coll::CostParams params = cost_params(cfg, base.ranks);
   std::vector<CollChoice> all;
   auto weigh = [&](coll::Algorithm a, coll::Protocol p) {
+    if (fixed.algo && a != base.algo) return;
     coll::CollectiveSpec s = base;
     s.algo = a;
-    s.protocol = p;
-    weigh_channels(cfg, s, params, all);
+    s.protocol = a != coll::Algorithm::kRing ? coll::Protocol::kSimple : fixed.protocol ? base.protocol : p;
+    if (fixed.channels > 0)
+      all.push_back({a, s.protocol, fixed.channels, coll::predict_cycles(s, fixed.channels, params)});
+    else
+      weigh_channels(cfg, s, params, all);
   };
   if (base.coll == coll::Collective::kAllToAll) {
     weigh(coll::Algorithm::kOneShot, coll::Protocol::kSimple);
   } else {
-    for (coll::Protocol p : {coll::Protocol::kSimple, coll::Protocol::kLl128, coll::Protocol::kLl})
+    for (coll::Protocol p : {coll::Protocol::kSimple, coll::Protocol::kLl128, coll::Protocol::kLl}) {
+      if (fixed.protocol && p != base.protocol) continue;
       weigh(coll::Algorithm::kRing, p);
-    if (cfg.accel.reduce.enable && coll::algorithm_applies(base.coll, coll::Algorithm::kSwitch))
+    }
+    // A fixed switch algorithm is weighed even when the engine is off: the runner refuses it then.
+    const bool engine = cfg.accel.reduce.enable && cfg.accel.reduce.groups > 0;
+    if ((engine || fixed.algo) && coll::algorithm_applies(base.coll, coll::Algorithm::kSwitch))
       weigh(coll::Algorithm::kSwitch, coll::Protocol::kSimple);
+    if (fixed.algo && base.algo == coll::Algorithm::kOneShot) weigh(coll::Algorithm::kOneShot, coll::Protocol::kSimple);
   }
   return fastest(all);
 }

@@ -39,14 +39,24 @@ struct CollChoice {
 int auto_channels(const config::Config& cfg, const coll::CollectiveSpec& s, const coll::CostParams& params,
                   bool trim = true);
 
+// What a caller fixes of a collective's choice, as NCCL_ALGO, NCCL_PROTO and a channel count do;
+// what it leaves open is chosen.
+struct ChoiceFixed {
+  bool algo = false;      // base.algo is given
+  bool protocol = false;  // base.protocol is given (ring and chain; oneshot and switch run simple)
+  int channels = 0;       // > 0: given; 0: chosen
+};
+
 // The choice for `base` (its collective, ranks, size, type, root and slice; algorithm, protocol
-// and channels are chosen): among the algorithms NCCL has for the collective on this switch (ring
-// or chain with Simple, LL128 or LL; the switch engine when reduce.enable, as NVLS with Simple;
-// one-shot only for all-to-all, NCCL's grouped send/receive), each on its auto_channels, the lowest
-// predicted time. Every power of two from the trimmed count to the untrimmed one is weighed: the
-// trim is a rule of thumb, and under issue limits a trimmed count may leave the SMs short (NCCL
-// too weighs channels against the per-channel bandwidth).
-CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base);
+// and channels are chosen unless `fixed` gives them): among the algorithms NCCL has for the
+// collective on this switch (ring or chain with Simple, LL128 or LL; the switch engine when
+// reduce.enable and reduce.groups > 0, as NVLS with Simple; one-shot only for all-to-all, NCCL's
+// grouped send/receive), each on its auto_channels, the lowest predicted time. Every power of two
+// from the trimmed count to the untrimmed one is weighed: the trim is a rule of thumb, and under
+// issue limits a trimmed count may leave the SMs short (NCCL too weighs channels against the
+// per-channel bandwidth). A fixed algorithm that does not apply to the collective is refused
+// (std::invalid_argument).
+CollChoice choose_collective(const config::Config& cfg, const coll::CollectiveSpec& base, const ChoiceFixed& fixed = {});
 
 // coll.channels = 0 (auto) on a forced row: the channel count choose_collective would weigh best
 // for the spec's own algorithm and protocol, as NCCL picks channels when NCCL_ALGO and NCCL_PROTO

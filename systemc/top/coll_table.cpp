@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "coll/channels.h"
 #include "coll/reference.h"
 #include "top/coll_choice.h"
 #include "config/memory_estimate.h"
@@ -166,7 +167,6 @@ CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveS
   config::Config cfg = cfg_in;
   if (channels > 0) cfg.coll.channels = channels;
   if (cfg.coll.channels == 0) cfg.coll.channels = choose_channels(cfg, spec).channels;  // auto
-  cfg.coll.protocol = spec.protocol;  // the runner takes the ring's protocol from coll.protocol
   TxnFabric f(cfg, false);
   try {
     // Where the split pays (doc/performance.md, "Parallel execution", twelfth pass): the in-switch
@@ -190,14 +190,9 @@ CollRow measure_coll_point(const config::Config& cfg_in, const coll::CollectiveS
   // the same ranks, all started at once; a share that comes out empty runs no channel.
   coll::CollectiveRunner runner(f);
   std::vector<int> ids;
-  const int elem = tl::red_type_bytes(spec.type);
-  for (int c = 0; c < cfg.coll.channels; ++c) {
-    coll::CollectiveSpec share = spec;
-    share.bytes = coll::chunk_begin(spec.bytes, cfg.coll.channels, c + 1, elem) -
-                  coll::chunk_begin(spec.bytes, cfg.coll.channels, c, elem);
-    share.sms = 1;  // each channel is one SM on every rank (the GPU's issue limits)
-    if (share.bytes == 0) continue;
-    ids.push_back(runner.add(share, 0));
+  const std::vector<coll::CollectiveSpec> shares = coll::channel_shares(spec, cfg.coll.channels);
+  for (size_t c = 0; c < shares.size(); ++c) {
+    ids.push_back(runner.add(shares[c], 0));
     if (cfg.coll.data == coll::DataMode::kChecked)  // timing: no payload to fill or check
       coll::fill_inputs(f, runner.get(ids.back()), cfg.measure.seed + static_cast<uint64_t>(c));
   }

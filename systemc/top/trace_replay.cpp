@@ -4,9 +4,11 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "coll/channels.h"
 #include "coll/plan.h"
 #include "config/memory_estimate.h"
 #include "core/interrupt.h"
+#include "top/coll_choice.h"
 #include "top/placement.h"
 
 namespace upswitch::top {
@@ -55,10 +57,19 @@ traffic::Trace place_trace(const config::Config& cfg, traffic::Trace t) {
   return t;
 }
 
-uint64_t trace_collective_bytes(const traffic::Trace& t) {
+std::vector<coll::CollectiveSpec> trace_op_shares(const config::Config& cfg, const traffic::TraceOp& op) {
+  coll::CollectiveSpec s = op.spec;
+  const CollChoice k = choose_collective(cfg, s, {op.algo_given, op.protocol_given, op.channels});
+  s.algo = k.algo;
+  s.protocol = k.protocol;
+  return coll::channel_shares(s, k.channels);
+}
+
+uint64_t trace_collective_bytes(const config::Config& cfg, const traffic::Trace& t) {
   uint64_t used = 0;
   for (const traffic::TraceOp& op : t.ops)
-    if (op.collective) used += region_bytes(op.spec);
+    if (op.collective)
+      for (const coll::CollectiveSpec& s : trace_op_shares(cfg, op)) used += region_bytes(s);
   return used;
 }
 
@@ -82,7 +93,7 @@ void check_trace(const config::Config& cfg, const traffic::Trace& t) {
     if (!split.empty()) bad(t, op, "field 'ranks': " + split);
     const std::string down = cfg.faults.down_member(op.spec.ranks);
     if (!down.empty()) bad(t, op, "field 'ranks': " + down);
-    used += region_bytes(op.spec);
+    for (const coll::CollectiveSpec& share : trace_op_shares(cfg, op)) used += region_bytes(share);
     if (used > cfg.accel.memory_bytes)
       bad(t, op, "the collectives up to this line need " + std::to_string(used) +
                      " B of buffers in each rank's memory; accel.memory_bytes = " + std::to_string(cfg.accel.memory_bytes));
@@ -127,9 +138,12 @@ TraceReplayer::TraceReplayer(TxnFabric& f, traffic::Trace trace, bool keep_read_
     if (s.deps == 0) due_.emplace(s.ready, i);
   }
   compute_free_.assign(static_cast<size_t>(cfg.endpoints()), 0);
+  for (size_t i = 0; i < ops_.size(); ++i)
+    if (trace_.ops[i].collective) ops_[i].shares = trace_op_shares(cfg, trace_.ops[i]);
   runner_.on_run_done = [this](int run, uint64_t t) {
-    if (trace_.ops[op_of_run_[static_cast<size_t>(run)]].spec.algo == coll::Algorithm::kSwitch) --groups_in_use_;
-    complete(op_of_run_[static_cast<size_t>(run)], t);
+    if (runner_.get(run).spec.algo == coll::Algorithm::kSwitch) --groups_in_use_;
+    const size_t i = op_of_run_[static_cast<size_t>(run)];
+    if (--ops_[i].runs_left == 0) complete(i, t);
   };
 }
 
@@ -181,13 +195,32 @@ void TraceReplayer::start(size_t i, uint64_t t) {
     return;
   }
   if (op.collective) {
-    if (op.spec.algo == coll::Algorithm::kSwitch && groups_in_use_++ >= f_.config().accel.reduce.groups)
-      bad(trace_, op, "starts at cycle " + std::to_string(t) + " while " + std::to_string(groups_in_use_ - 1) +
-                          " switch-algorithm collectives run, which hold every multicast group (reduce.groups = " +
-                          std::to_string(f_.config().accel.reduce.groups) + "); order them with 'after' or raise reduce.groups");
-    s.run = runner_.add(op.spec, t);
-    if (static_cast<size_t>(s.run) != op_of_run_.size()) throw std::logic_error("trace replay: runs out of step");
-    op_of_run_.push_back(i);
+    std::vector<coll::CollectiveSpec>& shares = s.shares;
+    if (shares.front().algo == coll::Algorithm::kSwitch) {
+      const int free = f_.config().accel.reduce.groups - groups_in_use_;
+      const auto want = static_cast<int>(shares.size());
+      if (free < want && op.channels == 0 && free > 0) {  // auto: on the groups free
+        coll::CollectiveSpec whole = shares.front();
+        whole.bytes = op.spec.bytes;
+        whole.pair_bytes = op.spec.pair_bytes;
+        shares = coll::channel_shares(whole, free);
+      }
+      if (free < static_cast<int>(shares.size()))
+        bad(trace_, op, "starts at cycle " + std::to_string(t) + " on " + std::to_string(shares.size()) +
+                            " switch-algorithm channels while " + std::to_string(groups_in_use_) +
+                            " run, which leaves " + std::to_string(std::max(0, free)) +
+                            " of the multicast groups (reduce.groups = " +
+                            std::to_string(f_.config().accel.reduce.groups) +
+                            "); order them with 'after', lower 'channels' or raise reduce.groups");
+      groups_in_use_ += static_cast<int>(shares.size());
+    }
+    for (const coll::CollectiveSpec& share : shares) {
+      const int run = runner_.add(share, t);
+      if (static_cast<size_t>(run) != op_of_run_.size()) throw std::logic_error("trace replay: runs out of step");
+      s.runs.push_back(run);
+      op_of_run_.push_back(i);
+    }
+    s.runs_left = static_cast<int>(s.runs.size());
     return;
   }
   endpoint::TransferRequest q;
@@ -247,7 +280,14 @@ std::vector<ReplayRow> TraceReplayer::rows(bool completed_only) const {
     r.start_us = us(s.start);
     r.end_us = us(s.end);
     r.time_us = r.end_us - r.start_us;
-    r.status = op.collective && s.run >= 0 ? runner_.get(s.run).status : s.status;
+    r.status = s.status;
+    for (int run : s.runs)
+      if (r.status == tl::Status::kOkay) r.status = runner_.get(run).status;
+    if (op.collective) {
+      r.algorithm = coll::algorithm_name(s.shares.front().algo);
+      r.protocol = coll::protocol_name(s.shares.front().protocol);
+      r.channels = static_cast<int>(s.shares.size());
+    }
     out.push_back(r);
   }
   return out;

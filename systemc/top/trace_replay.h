@@ -30,6 +30,9 @@ struct ReplayRow {
   uint64_t start = 0, end = 0;
   double start_us = 0, end_us = 0, time_us = 0;
   tl::Status status = tl::Status::kOkay;
+  // Collectives: what ran (the trace's choice, or auto's), and on how many channels; else "" and 0.
+  std::string algorithm, protocol;
+  int channels = 0;
 };
 
 struct ReplayResult {
@@ -41,9 +44,14 @@ struct ReplayResult {
   bool interrupted = false;     // Ctrl-C: rows of the operations completed before it
 };
 
+// A collective of the trace as the replay runs it (doc/trace.md): the trace's algo, protocol and
+// channels, what it leaves as auto chosen as `--algo auto` chooses (top/coll_choice.h), split into
+// its channels' shares (coll/channels.h). Expects a spec check_spec accepts.
+std::vector<coll::CollectiveSpec> trace_op_shares(const config::Config& cfg, const traffic::TraceOp& op);
+
 // Bytes at the start of every memory the trace's collectives take for their buffers (the runner
-// places them from offset 0 up, one 4 KiB-aligned region per collective).
-uint64_t trace_collective_bytes(const traffic::Trace& t);
+// places them from offset 0 up, one 4 KiB-aligned region per channel of each collective).
+uint64_t trace_collective_bytes(const config::Config& cfg, const traffic::Trace& t);
 
 // workload.placement for a trace (doc/trace.md "Placement"): accelerator id i of the trace (src,
 // dst, a collective's ranks) becomes the endpoint the placement gives rank i of as many ranks as
@@ -65,14 +73,16 @@ class TraceReplayer : public endpoint::TransferClient, public CycleHook {
   TraceReplayer& operator=(const TraceReplayer&) = delete;
 
   // Simulates from the fabric's next cycle until every operation completed: true, or false when
-  // `max_cycles` passed first. Throws config::ConfigError when more switch-algorithm collectives
-  // run at once than reduce.groups holds, std::logic_error when the schedule stalls.
+  // `max_cycles` passed first. A switch-algorithm collective whose auto channels outnumber the
+  // multicast groups free when it starts runs on those free. Throws config::ConfigError when one
+  // starts with none free, or with fewer free than the channels its trace line fixes, std::logic_error when the schedule stalls.
   bool run(uint64_t max_cycles = UINT64_MAX);
   // Every operation's row, in trace order; `completed_only`: only those that completed.
   std::vector<ReplayRow> rows(bool completed_only = false) const;
   const traffic::Trace& trace() const { return trace_; }
-  // The runner's id of collective op `op` (index into the trace), -1 before it started.
-  int run_of(size_t op) const { return ops_.at(op).run; }
+  // The runner's ids of collective op `op` (index into the trace), one per channel; none before it
+  // started.
+  const std::vector<int>& runs_of(size_t op) const { return ops_.at(op).runs; }
   const coll::CollectiveRunner& runner() const { return runner_; }
   // The data read op `op` returned (with keep_read_data; empty otherwise).
   const std::vector<uint8_t>& read_data(size_t op) const { return ops_.at(op).result; }
@@ -87,7 +97,9 @@ class TraceReplayer : public endpoint::TransferClient, public CycleHook {
     uint64_t delay = 0;
     int deps = 0;        // predecessors not yet complete
     std::vector<size_t> successors;
-    int run = -1;
+    std::vector<coll::CollectiveSpec> shares;  // collectives: their channels (trace_op_shares)
+    std::vector<int> runs;                     // started: the runner's id of each channel
+    int runs_left = 0;
     uint64_t start = 0, end = 0;
     tl::Status status = tl::Status::kOkay;
     bool done = false;
@@ -114,7 +126,7 @@ class TraceReplayer : public endpoint::TransferClient, public CycleHook {
   std::vector<uint64_t> compute_free_;
   size_t done_ = 0;
   uint64_t base_ = 0;      // the fabric's cycle when the replayer was made: at_us counts from it
-  int groups_in_use_ = 0;  // switch-algorithm collectives running (each holds a multicast group)
+  int groups_in_use_ = 0;  // switch-algorithm channels running (each holds a multicast group)
 };
 
 // Builds a fabric for `cfg`, replays the trace on it and checks that the fabric drained.

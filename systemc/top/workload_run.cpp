@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "coll/channels.h"
 #include "coll/plan.h"
 #include "coll/runner.h"
 #include "config/memory_estimate.h"
@@ -57,26 +58,34 @@ class Regions {
 
 struct Pending {
   WorkloadPhase phase;
-  int run = -1;
+  std::vector<int> runs;  // one per channel
   std::vector<uint64_t> pair;  // MoE: ranks x ranks bytes
 };
 
 struct ChainEnd {
-  int last = -1;            // the chain's last run
+  std::vector<int> last;    // the runs of the chain's last phase
   uint64_t delay = 0;       // compute after it, before the next collective
 };
 
-int add_phase(coll::CollectiveRunner& runner, Regions& regions, const std::string& slot, const coll::CollectiveSpec& s,
-              ChainEnd& chain) {
-  coll::CollectiveRunner::Order o;
-  if (chain.last >= 0) o.after = {chain.last};
-  o.delay = chain.delay;
-  o.reuse = chain.last >= 0 ? regions.reuse_for(slot, runner, s) : -1;
-  const int id = runner.add(s, chain.last >= 0 ? 0 : chain.delay, o);
-  regions.hold(slot, id, o.reuse);
-  chain.last = id;
+// A phase is a run per channel (coll/channels.h), all started together after every run of the
+// chain's previous phase; channel c reuses the region of channel c of the slot's last holder.
+std::vector<int> add_phase(coll::CollectiveRunner& runner, Regions& regions, const std::string& slot,
+                           const coll::CollectiveSpec& s, int channels, ChainEnd& chain) {
+  std::vector<int> ids;
+  const std::vector<coll::CollectiveSpec> shares = coll::channel_shares(s, channels);
+  for (size_t c = 0; c < shares.size(); ++c) {
+    const std::string key = slot + "#" + std::to_string(c);
+    coll::CollectiveRunner::Order o;
+    o.after = chain.last;
+    o.delay = chain.delay;
+    o.reuse = chain.last.empty() ? -1 : regions.reuse_for(key, runner, shares[c]);
+    const int id = runner.add(shares[c], chain.last.empty() ? chain.delay : 0, o);
+    regions.hold(key, id, o.reuse);
+    ids.push_back(id);
+  }
+  chain.last = ids;
   chain.delay = 0;
-  return id;
+  return ids;
 }
 
 }  // namespace
@@ -109,6 +118,12 @@ void check_workload(const config::Config& cfg) {
     // Each TP group is a communicator holding one multicast group while its collectives run, and
     // the groups run at once (as NCCL's NVLS allocates a multicast object per communicator).
     const int tp_groups = traffic::tp_group_count(cfg.workload.tp, acc);
+    const int channels = cfg.workload.tp.channels;
+    if (in_switch && channels > 0 && tp_groups * channels > cfg.accel.reduce.groups)
+      throw config::ConfigError("tp.channels = " + std::to_string(channels) + ": the " + std::to_string(tp_groups) +
+                                " TP groups each hold a multicast group per switch-algorithm channel at once; "
+                                "reduce.groups = " + std::to_string(cfg.accel.reduce.groups) + ": expected at most " +
+                                std::to_string(cfg.accel.reduce.groups / tp_groups) + " channels");
     if (in_switch && tp_groups > cfg.accel.reduce.groups)
       throw config::ConfigError("tp.algo = switch: the " + std::to_string(tp_groups) +
                                 " TP groups each hold a multicast group at once; reduce.groups = " +
@@ -155,10 +170,14 @@ WorkloadResult run_workload(const config::Config& cfg) {
       Pending q;
       q.phase = sp.phase;
       if (sp.spec.coll == coll::Collective::kAllToAll) q.pair = sp.spec.pair_bytes;
-      q.run = add_phase(runner, regions, sp.slot, sp.spec, chain);
-      const coll::CollectiveRun& r = runner.get(q.run);
-      region = std::max(region, r.region_end);
-      const double bytes = static_cast<double>(r.plan.ops.size()) * 160.0;
+      q.runs = add_phase(runner, regions, sp.slot, sp.spec, sp.phase.channels, chain);
+      q.phase.channels = static_cast<int>(q.runs.size());
+      double bytes = 0;
+      for (int id : q.runs) {
+        const coll::CollectiveRun& r = runner.get(id);
+        region = std::max(region, r.region_end);
+        bytes += static_cast<double>(r.plan.ops.size()) * 160.0;
+      }
       plan_bytes += bytes;
       chain_bytes += bytes;
       pending.push_back(std::move(q));
@@ -172,15 +191,27 @@ WorkloadResult run_workload(const config::Config& cfg) {
   WorkloadResult out;
   out.cfg = cfg;
   out.endpoints = placed;
-  // Each collective's load on the network, from the link counters at its start and its end.
+  // Each collective's load on the network, from the link counters when its first channel starts
+  // to when its last one is done.
   const network::Network& net = fabric.network();
-  std::map<int, LinkCounters> at_start;
-  std::map<int, LinkLoad> loads;
-  runner.on_run_start = [&](int run, uint64_t) { at_start[run] = read_link_counters(net); };
+  std::vector<size_t> phase_of_run(runner.size());
+  std::vector<int> runs_left(pending.size());
+  for (size_t k = 0; k < pending.size(); ++k) {
+    for (int id : pending[k].runs) phase_of_run[static_cast<size_t>(id)] = k;
+    runs_left[k] = static_cast<int>(pending[k].runs.size());
+  }
+  std::map<size_t, std::pair<uint64_t, LinkCounters>> at_start;  // phase -> its start cycle, counters
+  std::map<size_t, LinkLoad> loads;
+  runner.on_run_start = [&](int run, uint64_t t) {
+    const size_t k = phase_of_run[static_cast<size_t>(run)];
+    if (at_start.count(k) == 0) at_start.emplace(k, std::make_pair(t, read_link_counters(net)));
+  };
   runner.on_run_done = [&](int run, uint64_t t) {
-    const coll::CollectiveRun& r = runner.get(run);
-    loads[run] = link_load(net, at_start.at(run), read_link_counters(net), t - r.start, cfg.flit_bytes * cfg.clock_ghz);
-    at_start.erase(run);
+    const size_t k = phase_of_run[static_cast<size_t>(run)];
+    if (--runs_left[k] > 0) return;
+    const auto& [begin, counters] = at_start.at(k);
+    loads[k] = link_load(net, counters, read_link_counters(net), t - begin, cfg.flit_bytes * cfg.clock_ghz);
+    at_start.erase(k);
   };
   try {
     if (!runner.run()) throw std::logic_error("workload: the collectives did not complete");
@@ -190,9 +221,9 @@ WorkloadResult run_workload(const config::Config& cfg) {
     out.interrupted = true;  // Ctrl-C: report the steps whose collectives all completed
     const auto complete = [&](const WorkloadPhase& ph) {
       for (const Pending& q : pending)
-        if (q.phase.workload == ph.workload && q.phase.group == ph.group && q.phase.step == ph.step &&
-            !runner.get(q.run).done)
-          return false;
+        if (q.phase.workload == ph.workload && q.phase.group == ph.group && q.phase.step == ph.step)
+          for (int id : q.runs)
+            if (!runner.get(id).done) return false;
       return true;
     };
     steps.erase(std::remove_if(steps.begin(), steps.end(),
@@ -211,20 +242,30 @@ WorkloadResult run_workload(const config::Config& cfg) {
   }
   const double cpu = cycles_per_us(cfg);
   const std::vector<double> rate = endpoint_gbps(cfg, net.topology());
-  for (Pending& q : pending) {
-    const coll::CollectiveRun& r = runner.get(q.run);
-    coll::require_okay(cfg, r, std::string("the workload's ") + q.phase.phase + " collective");
+  for (size_t k = 0; k < pending.size(); ++k) {
+    Pending& q = pending[k];
     WorkloadPhase& ph = q.phase;
-    ph.start = r.start;
-    ph.end = r.end;
-    ph.time_us = static_cast<double>(r.end - r.start) / cpu;
+    // Channels: from the first start to the last end; a rank's data is in when every channel's is.
+    uint64_t start = UINT64_MAX, end = 0;
+    std::vector<uint64_t> recv_end;
+    for (int id : q.runs) {
+      const coll::CollectiveRun& r = runner.get(id);
+      coll::require_okay(cfg, r, std::string("the workload's ") + q.phase.phase + " collective");
+      start = std::min(start, r.start);
+      end = std::max(end, r.end);
+      recv_end.resize(r.recv_end.size(), 0);
+      for (size_t i = 0; i < r.recv_end.size(); ++i) recv_end[i] = std::max(recv_end[i], r.recv_end[i]);
+    }
+    ph.start = start;
+    ph.end = end;
+    ph.time_us = static_cast<double>(end - start) / cpu;
     double sum = 0;
-    for (uint64_t e : r.recv_end) {
-      const double us = static_cast<double>(e - r.start) / cpu;
+    for (uint64_t e : recv_end) {
+      const double us = static_cast<double>(e - start) / cpu;
       ph.rank_max_us = std::max(ph.rank_max_us, us);
       sum += us;
     }
-    ph.rank_mean_us = sum / static_cast<double>(r.recv_end.size());
+    ph.rank_mean_us = sum / static_cast<double>(recv_end.size());
     if (!q.pair.empty()) {
       const auto n = static_cast<size_t>(ph.ranks);
       uint64_t total = 0;
@@ -245,7 +286,7 @@ WorkloadResult run_workload(const config::Config& cfg) {
       ph.sent_mean = ph.recv_mean = static_cast<double>(total) / static_cast<double>(n);
       ph.a2a_gbps = ph.time_us > 0 ? static_cast<double>(total) / (ph.time_us * 1000.0) : 0;
     }
-    const auto load = loads.find(q.run);
+    const auto load = loads.find(k);
     if (load != loads.end()) {
       ph.switch_flits = load->second.switch_flits;
       ph.switch_spread = load->second.switch_spread;
@@ -345,7 +386,7 @@ std::string workload_text(const WorkloadResult& r) {
 
 namespace {
 const char* kPhaseHeader =
-    "workload,step,layer,pass,phase,group,collective,algorithm,ranks,bytes,start_cycle,end_cycle,time_us,"
+    "workload,step,layer,pass,phase,group,collective,algorithm,protocol,channels,ranks,bytes,start_cycle,end_cycle,time_us,"
     "sent_max,sent_mean,recv_max,recv_mean,rank_max_us,rank_mean_us,a2a_gbps,limit_gbps,port_bound_us,"
     "switch_spread,busiest_link,busiest_link_flits,busiest_link_utilisation\n";
 }
@@ -356,7 +397,8 @@ std::string workload_phases_csv(const WorkloadResult& r) {
   o << kPhaseHeader;
   for (const WorkloadPhase& p : r.phases)
     o << p.workload << ',' << p.step << ',' << p.layer << ',' << p.pass << ',' << p.phase << ',' << p.group << ','
-      << coll::collective_name(p.coll) << ',' << coll::algorithm_name(p.algo) << ',' << p.ranks << ',' << p.bytes << ','
+      << coll::collective_name(p.coll) << ',' << coll::algorithm_name(p.algo) << ',' << coll::protocol_name(p.protocol) << ','
+      << p.channels << ',' << p.ranks << ',' << p.bytes << ','
       << p.start << ',' << p.end << ',' << p.time_us << ',' << p.sent_max << ',' << p.sent_mean << ',' << p.recv_max
       << ',' << p.recv_mean << ',' << p.rank_max_us << ',' << p.rank_mean_us << ',' << p.a2a_gbps << ','
       << p.limit_gbps << ',' << p.port_bound_us << ',' << p.switch_spread << ',' << p.busiest_link << ','
@@ -408,7 +450,8 @@ nlohmann::ordered_json workload_json(const WorkloadResult& r) {
   for (const WorkloadPhase& p : r.phases)
     phases.push_back({{"workload", p.workload}, {"step", p.step}, {"layer", p.layer}, {"pass", p.pass},
                       {"phase", p.phase}, {"group", p.group}, {"collective", coll::collective_name(p.coll)},
-                      {"algorithm", coll::algorithm_name(p.algo)}, {"ranks", p.ranks}, {"bytes", p.bytes},
+                      {"algorithm", coll::algorithm_name(p.algo)}, {"protocol", coll::protocol_name(p.protocol)},
+                      {"channels", p.channels}, {"ranks", p.ranks}, {"bytes", p.bytes},
                       {"start_cycle", p.start}, {"end_cycle", p.end}, {"time_us", p.time_us},
                       {"sent_max", p.sent_max}, {"sent_mean", p.sent_mean}, {"recv_max", p.recv_max},
                       {"recv_mean", p.recv_mean}, {"rank_max_us", p.rank_max_us}, {"rank_mean_us", p.rank_mean_us},

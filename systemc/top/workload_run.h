@@ -25,7 +25,9 @@ struct WorkloadPhase {
   std::string phase;     // MoE: "dispatch", "combine"; TP: the collective's name
   int group = -1;        // TP group; -1 for MoE
   coll::Collective coll = coll::Collective::kAllToAll;
-  coll::Algorithm algo = coll::Algorithm::kOneShot;
+  coll::Algorithm algo = coll::Algorithm::kOneShot;  // as run: tp.algo = auto resolved
+  coll::Protocol protocol = coll::Protocol::kSimple;
+  int channels = 1;  // runs of the collective (coll/channels.h), each issued by one SM per rank
   int ranks = 0;
   uint64_t bytes = 0;             // nccl-tests size (MoE: the largest bytes a rank sends)
   uint64_t start = 0, end = 0;    // cycles

@@ -1,7 +1,10 @@
 #include "top/workload_schedule.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
+#include "top/coll_choice.h"
 #include "top/placement.h"
 #include "traffic/tp.h"
 
@@ -52,6 +55,7 @@ void moe_chain(const config::Config& cfg, WorkloadSchedule& out) {
           for (size_t j = 0; j < n; ++j) row += s.pair_bytes[i * n + j];
           s.bytes = std::max(s.bytes, row);
         }
+        q.phase.channels = choose_collective(cfg, s, {true, true, p.channels}).channels;
         if (k == 1) {
           q.compute_before_us = p.compute_us;
           q.compute_before_cycles = us_to_cycles(cfg, p.compute_us);
@@ -80,8 +84,22 @@ void tp_chains(const config::Config& cfg, WorkloadSchedule& out) {
   const traffic::TpParams& p = cfg.workload.tp;
   const int groups = traffic::tp_group_count(p, cfg.endpoints());
   const std::vector<traffic::TpStep> layer_steps = traffic::tp_layer_steps(p);
+  const config::Config shared = tp_choice_config(cfg, groups);
+  const ChoiceFixed fixed{p.algo != traffic::kTpAuto, p.protocol != traffic::kTpAuto, p.channels};
   for (int g = 0; g < groups; ++g) {
     const std::vector<int> ranks = on_endpoints(traffic::tp_group_ranks(p, cfg.endpoints(), g), out.endpoints);
+    // The group's choice per (collective, size): its steps and layers repeat a few of them.
+    std::map<std::pair<coll::Collective, uint64_t>, CollChoice> chosen;
+    const auto choice = [&](coll::CollectiveSpec s) -> const CollChoice& {
+      const auto key = std::make_pair(s.coll, s.bytes);
+      auto it = chosen.find(key);
+      if (it == chosen.end()) {
+        s.algo = p.algo == traffic::kTpAuto ? coll::Algorithm::kRing : static_cast<coll::Algorithm>(p.algo);
+        s.protocol = p.protocol == traffic::kTpAuto ? coll::Protocol::kSimple : static_cast<coll::Protocol>(p.protocol);
+        it = chosen.emplace(key, choose_collective(shared, s, fixed)).first;
+      }
+      return it->second;
+    };
     ScheduledChain chain;
     chain.workload = "tp";
     chain.group = g;
@@ -104,11 +122,14 @@ void tp_chains(const config::Config& cfg, WorkloadSchedule& out) {
             ScheduledPhase q;
             coll::CollectiveSpec& s = q.spec;
             s.coll = ls.coll;
-            s.algo = static_cast<coll::Algorithm>(p.algo);
             s.ranks = std::vector<int>(ranks);  // not copy-assigned: GCC 12 -Wnonnull, as above
             s.type = static_cast<tl::RedType>(p.dtype);
             s.op = tl::RedOp::kSum;
             s.bytes = ls.bytes;
+            const CollChoice& k = choice(s);
+            s.algo = k.algo;
+            s.protocol = k.protocol;
+            q.phase.channels = k.channels;
             q.compute_before_us = compute_us;
             q.compute_before_cycles = compute_cycles;
             compute_us = 0;
@@ -121,6 +142,7 @@ void tp_chains(const config::Config& cfg, WorkloadSchedule& out) {
             q.phase.group = g;
             q.phase.coll = s.coll;
             q.phase.algo = s.algo;
+            q.phase.protocol = s.protocol;
             q.phase.ranks = p.group_size;
             q.phase.bytes = s.bytes;
             q.slot = std::string("tp-") + coll::collective_name(s.coll);
@@ -133,6 +155,12 @@ void tp_chains(const config::Config& cfg, WorkloadSchedule& out) {
 }
 
 }  // namespace
+
+config::Config tp_choice_config(const config::Config& cfg, int groups) {
+  config::Config c = cfg;
+  c.accel.reduce.groups = cfg.accel.reduce.groups / std::max(1, groups);
+  return c;
+}
 
 bool runs_moe(const config::Config& c) { return c.workload.kind != traffic::WorkloadKind::kTp; }
 bool runs_tp(const config::Config& c) { return c.workload.kind != traffic::WorkloadKind::kMoe; }

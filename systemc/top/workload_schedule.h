@@ -46,6 +46,11 @@ traffic::MoeParams resolved_moe(const config::Config& c);
 std::vector<int> workload_endpoints(const config::Config& c);
 std::vector<int> on_endpoints(const std::vector<int>& ranks, const std::vector<int>& placed);
 
+// The configuration TP choices are made with (tp.algo, tp.protocol, tp.channels = auto): the TP
+// groups run at once and each holds its switch-algorithm channels' multicast groups, so a group
+// may take reduce.groups / groups of them (none: auto does not pick the switch algorithm).
+config::Config tp_choice_config(const config::Config& cfg, int groups);
+
 // Expects a configuration check_workload() accepted.
 // The bytes workload_schedule(cfg) will hold, from the counts alone (phases x their rank lists and
 // MoE pair matrices): checked against the memory limit before the schedule is built.

@@ -40,7 +40,7 @@ TEST(ReplayCli, TheExampleTraceRunsAndWritesItsTables) {
   EXPECT_EQ(j["rows"][5]["start_cycle"].get<uint64_t>(), j["rows"][4]["end_cycle"].get<uint64_t>() + 1);
   const std::string csv = slurp(out / "replay.csv");
   EXPECT_EQ(lines(csv), 1 + 7) << csv;
-  EXPECT_EQ(csv.rfind("line,id,op,bytes,start_cycle,end_cycle,start_us,end_us,time_us,status\n", 0), 0u) << csv;
+  EXPECT_EQ(csv.rfind("line,id,op,bytes,algorithm,protocol,channels,start_cycle,end_cycle,start_us,end_us,time_us,status\n", 0), 0u) << csv;
   // Same trace and configuration: the same files.
   const fs::path again = scratch("replay_again");
   ASSERT_EQ(run("replay " + kExample + " --quiet --out " + again.string()).status, 0);

@@ -96,6 +96,12 @@ TEST(WorkloadCli, BadInputIsOneLineExitTwoAndNothingWritten) {
       {"workload --set tp.groups=10", "tp.groups = 10"},
       {"workload --set tp.algo=tree", "tp.algo"},
       {"workload --set tp.algo=switch --set reduce.enable=false", "reduce.enable"},
+      {"workload --set tp.algo=switch --set tp.channels=8",
+       "tp.channels = 8: the 9 TP groups each hold a multicast group per switch-algorithm channel at once; "
+       "reduce.groups = 64: expected at most 7 channels"},
+      {"workload --set tp.protocol=ll64", "tp.protocol"},
+      {"workload --set tp.channels=65", "tp.channels"},
+      {"workload --set moe.channels=-1", "moe.channels"},
       {"workload --set workload.kind=all", "workload.kind"},
       {"workload --set moe.tokens=0", "moe.tokens"},
       {"workload --set moe.expert=3", "unknown key 'moe.expert'"},

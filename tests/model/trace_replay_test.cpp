@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "coll_support.h"
+#include "coll/channels.h"
+#include "top/coll_choice.h"
 #include "top/trace_replay.h"
 #include "traffic/trace.h"
 
@@ -46,11 +48,14 @@ TEST(ReplayFidelity, OneCollectiveMatchesTheRunnerCycleForCycle) {
       top::TxnFabric f(cfg, false);
       std::ostringstream line;
       line << "{\"id\": \"ar\", \"op\": \"all_reduce\", \"algo\": \"" << algo
-           << "\", \"ranks\": [0, 1, 2, 3, 4, 5, 6, 7], \"bytes\": 262144, \"at_us\": " << at_us << "}\n";
+           << "\", \"protocol\": \"simple\", \"channels\": 1, \"ranks\": [0, 1, 2, 3, 4, 5, 6, 7], \"bytes\": 262144, "
+              "\"at_us\": "
+           << at_us << "}\n";
       top::TraceReplayer replay(f, parse(line.str()));
       ASSERT_TRUE(replay.run());
       const coll::CollectiveRun& want = runner.get(id);
-      const coll::CollectiveRun& got = replay.runner().get(replay.run_of(0));
+      ASSERT_EQ(replay.runs_of(0).size(), 1u);
+      const coll::CollectiveRun& got = replay.runner().get(replay.runs_of(0).front());
       EXPECT_EQ(got.start, want.start) << algo << " at " << at_us;
       EXPECT_EQ(got.end, want.end) << algo << " at " << at_us;
       const top::ReplayRow row = replay.rows()[0];
@@ -100,8 +105,8 @@ TEST(ReplayFidelity, AfterPlusDelayStartsExactlyDelayCyclesAfterThePredecessorsE
     EXPECT_GT(x.end, x.start) << x.id;
   }
   // The rows' ends are the runner's and the transfers' own records.
-  EXPECT_EQ(a.end, replay.runner().get(replay.run_of(0)).end);
-  EXPECT_EQ(b.start, replay.runner().get(replay.run_of(1)).start);
+  EXPECT_EQ(a.end, replay.runner().get(replay.runs_of(0).back()).end);
+  EXPECT_EQ(b.start, replay.runner().get(replay.runs_of(1).front()).start);
   EXPECT_EQ(a.start, 0u);
   EXPECT_EQ(w.start, 0u);
   EXPECT_EQ(b.start, a.end + cycles_of(cfg, 0.5));   // collective -> collective
@@ -209,13 +214,77 @@ TEST(ReplayFidelity, MoreConcurrentSwitchCollectivesThanGroupsIsAConfigError) {
     top::replay_trace(cfg, parse(a + b + "}\n"));
     FAIL() << "two switch collectives ran at once with one multicast group";
   } catch (const config::ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("line 2: starts at cycle 0 while 1 switch-algorithm collectives run"),
+    EXPECT_NE(std::string(e.what()).find("line 2: starts at cycle 0 on 1 switch-algorithm channels while 1 run, which leaves 0 "
+                                             "of the multicast groups (reduce.groups = 1)"),
               std::string::npos)
         << e.what();
   }
   // Ordered, they share the group.
   const top::ReplayResult r = top::replay_trace(cfg, parse(a + b + ", \"after\": [\"a\"]}\n"));
   EXPECT_EQ(r.rows[1].start, r.rows[0].end + 1);
+}
+
+// A collective line leaves what it does not name to the replay, as NCCL does without NCCL_ALGO and
+// NCCL_PROTO: absent, the row runs what top::choose_collective picks; named channels run as that
+// many runs over coll::channel_shares, cycle for cycle the same as the runner given those shares.
+TEST(ReplayChoice, AutoRunsTheChoiceAndChannelsRunAsTheirShares) {
+  const config::Config cfg = make_preset_txn_config("dgx-h100");
+  const coll::CollectiveSpec s = spec_of(Collective::kAllReduce, Algorithm::kRing, first_ranks(8), 4 << 20);
+  const top::CollChoice want = top::choose_collective(cfg, s);
+  {
+    top::TxnFabric f(cfg, false);
+    top::TraceReplayer replay(
+        f, parse("{\"id\": \"ar\", \"op\": \"all_reduce\", \"ranks\": [0, 1, 2, 3, 4, 5, 6, 7], \"bytes\": 4194304}\n"));
+    ASSERT_TRUE(replay.run());
+    const top::ReplayRow row = replay.rows()[0];
+    EXPECT_EQ(row.algorithm, coll::algorithm_name(want.algo));
+    EXPECT_EQ(row.protocol, coll::protocol_name(want.protocol));
+    EXPECT_EQ(row.channels, want.channels);
+    EXPECT_EQ(replay.runs_of(0).size(), static_cast<size_t>(want.channels));
+    std::printf("[ info ] dgx-h100 all_reduce 8 ranks 4 MiB, auto: %s in %.2f us\n", top::choice_name(want).c_str(),
+                row.time_us);
+  }
+  coll::CollectiveSpec ll128 = s;
+  ll128.protocol = coll::Protocol::kLl128;
+  top::TxnFabric direct(cfg, false);
+  coll::CollectiveRunner runner(direct);
+  uint64_t end = 0;
+  for (const coll::CollectiveSpec& share : coll::channel_shares(ll128, 4)) runner.add(share, 0);
+  ASSERT_TRUE(runner.run());
+  for (size_t k = 0; k < runner.size(); ++k) end = std::max(end, runner.get(static_cast<int>(k)).end);
+  top::TxnFabric f(cfg, false);
+  top::TraceReplayer replay(f, parse("{\"id\": \"ar\", \"op\": \"all_reduce\", \"algo\": \"ring\", \"protocol\": "
+                                     "\"ll128\", \"channels\": 4, \"ranks\": [0, 1, 2, 3, 4, 5, 6, 7], \"bytes\": 4194304}\n"));
+  ASSERT_TRUE(replay.run());
+  const top::ReplayRow row = replay.rows()[0];
+  EXPECT_EQ(row.algorithm, "ring");
+  EXPECT_EQ(row.protocol, "ll128");
+  EXPECT_EQ(row.channels, 4);
+  EXPECT_EQ(row.start, 0u);
+  EXPECT_EQ(row.end, end);
+}
+
+// Auto channels of an in-switch collective take the multicast groups left free; channels a line
+// names must all find one.
+TEST(ReplayChoice, InSwitchAutoChannelsRunOnTheGroupsLeftFree) {
+  const config::Config cfg = make_txn_config({{"switch.ports", "8"}, {"reduce.groups", "4"}});
+  const std::string a = "{\"id\": \"a\", \"op\": \"all_reduce\", \"algo\": \"switch\", \"channels\": 3, "
+                        "\"ranks\": [0, 1, 2, 3], \"bytes\": 262144}\n";
+  const top::ReplayResult r = top::replay_trace(
+      cfg, parse(a + "{\"id\": \"b\", \"op\": \"all_reduce\", \"algo\": \"switch\", \"ranks\": [4, 5, 6, 7], "
+                     "\"bytes\": 262144}\n"));
+  EXPECT_EQ(r.rows[0].channels, 3);
+  EXPECT_EQ(r.rows[1].channels, 1);
+  EXPECT_EQ(r.rows[1].start, 0u) << "b runs beside a";
+  try {
+    top::replay_trace(cfg, parse(a + a.substr(0, 9) + "2" + a.substr(9)));
+    FAIL() << "six channels ran on four multicast groups";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2: starts at cycle 0 on 3 switch-algorithm channels while 3 run, which "
+                                         "leaves 1 of the multicast groups"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // Compute: exactly its duration after it began; one at a time per accelerator, in the order the

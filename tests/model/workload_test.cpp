@@ -5,6 +5,8 @@
 //   compute gap;
 // - skew: with Zipf gating the slowest rank falls behind the mean, and no dispatch beats the
 //   hottest rank's received bytes over its link rate;
+// - channels: an MoE phase on any channel count moves the assignment's bytes; a TP channel is
+//   bound by its SM's issue rate, and auto runs the choice of top/coll_choice.h;
 // - TP: each chained collective takes as long as alone, sizes follow the model dimensions, and the
 //   in-switch algorithm cuts exposed time by at least the ratio of the collectives themselves;
 // - mixed: MoE and TP slow each other down; the same seed gives the same tables.
@@ -13,8 +15,10 @@
 #include <cmath>
 
 #include "coll_support.h"
+#include "top/coll_choice.h"
 #include "top/coll_table.h"
 #include "top/workload_run.h"
+#include "top/workload_schedule.h"
 #include "traffic/moe.h"
 
 namespace upswitch::testing {
@@ -91,11 +95,17 @@ std::vector<uint64_t> recount(const traffic::MoeParams& p, const traffic::MoeAss
   return b;
 }
 
-TEST(WorkloadMoe, PortPayloadCountersEqualTheAssignmentsBytes) {
+// Every channel count moves the same bytes: moe.channels splits each pair's bytes over the runs.
+class WorkloadMoeChannels : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WorkloadMoeChannels, PortPayloadCountersEqualTheAssignmentsBytes) {
   const config::Config cfg =
       moe_config({{"moe.experts", "16"}, {"moe.experts_per_rank", "2"}, {"moe.gating", "zipf"},
-                  {"moe.capacity_factor", "1.25"}, {"moe.dedup", "true"}, {"moe.layers", "2"}, {"workload.steps", "2"}});
+                  {"moe.capacity_factor", "1.25"}, {"moe.dedup", "true"}, {"moe.layers", "2"}, {"workload.steps", "2"},
+                  {"moe.channels", GetParam()}});
   const top::WorkloadResult r = top::run_workload(cfg);
+  for (const top::WorkloadPhase& ph : r.phases)
+    EXPECT_EQ(ph.channels, cfg.workload.moe.channels > 0 ? cfg.workload.moe.channels : ph.channels);
   traffic::MoeParams p = cfg.workload.moe;
   p.ranks = 8;
   std::vector<uint64_t> tx(8, 0), rx(8, 0);
@@ -127,6 +137,8 @@ TEST(WorkloadMoe, PortPayloadCountersEqualTheAssignmentsBytes) {
   EXPECT_NEAR(r.steps[1].time_us, r.phases[7].time_us + r.phases[6].time_us + r.phases[5].time_us + r.phases[4].time_us +
                                       4.0 + 2.0 / (cfg.clock_ghz * 1000), 1e-9);
 }
+
+INSTANTIATE_TEST_SUITE_P(Channels, WorkloadMoeChannels, ::testing::Values("0", "1", "3"));
 
 TEST(WorkloadMoe, ZipfSkewMakesTheSlowestRankLagAndNoDispatchBeatsTheHottestPort) {
   double ratio[2], time[2];
@@ -162,7 +174,8 @@ TEST(WorkloadMoe, ZipfSkewMakesTheSlowestRankLagAndNoDispatchBeatsTheHottestPort
 config::Config tp_config(const char* algo, std::vector<std::pair<std::string, std::string>> sets = {}) {
   std::vector<std::pair<std::string, std::string>> all = {
       {"switch.ports", "8"}, {"workload.kind", "tp"}, {"tp.algo", algo},    {"tp.hidden", "4096"},
-      {"tp.seq_len", "256"}, {"tp.layers", "2"},      {"tp.compute_us", "10"}};
+      {"tp.seq_len", "256"}, {"tp.layers", "2"},      {"tp.compute_us", "10"}, {"tp.protocol", "simple"},
+      {"tp.channels", "1"}};
   all.insert(all.end(), sets.begin(), sets.end());
   return make_txn_config(all);
 }
@@ -202,6 +215,51 @@ TEST(WorkloadTp, InSwitchCutsExposedTimeByAtLeastTheCollectiveRatio) {
   const double coll_ratio = alone[0] / alone[2], tp_ratio = exposed[0] / exposed[2];
   EXPECT_GT(coll_ratio, 1.15);
   EXPECT_GE(tp_ratio, 1.15) << "ring " << exposed[0] << " us, switch " << exposed[2] << " us";
+}
+
+// tp.algo = auto runs what `--algo auto` picks for each collective (the TP groups sharing the
+// multicast groups); forced, each channel is one SM: on dgx-h100 (36.7 GB/s per SM) a one-channel
+// ring all-reduce is bound by its SM issuing 2(N-1)/N of the buffer, and eight channels cut that
+// bound eightfold.
+TEST(WorkloadTp, AutoRunsTheChoiceAndEachChannelIsBoundByItsSm) {
+  const std::vector<std::pair<std::string, std::string>> tp = {
+      {"workload.kind", "tp"}, {"tp.hidden", "4096"}, {"tp.seq_len", "256"}, {"tp.layers", "1"}};
+  auto dgx = [&](std::vector<std::pair<std::string, std::string>> sets) {
+    config::Config c = make_preset_txn_config("dgx-h100");
+    sets.insert(sets.end(), tp.begin(), tp.end());
+    for (const auto& [k, v] : sets) config::set_param(c, k, v);
+    config::validate(c);
+    return c;
+  };
+  const config::Config cfg = dgx({});
+  const top::WorkloadResult r = top::run_workload(cfg);
+  ASSERT_EQ(r.phases.size(), 2u);
+  const uint64_t s = 256 * 4096 * 2;
+  coll::CollectiveSpec spec = spec_of(Collective::kAllReduce, Algorithm::kRing, first_ranks(8), s);
+  spec.type = tl::RedType::kBF16;
+  const top::CollChoice want = top::choose_collective(top::tp_choice_config(cfg, 1), spec);
+  for (const top::WorkloadPhase& ph : r.phases) {
+    EXPECT_EQ(ph.algo, want.algo);
+    EXPECT_EQ(ph.protocol, want.protocol);
+    EXPECT_EQ(ph.channels, want.channels);
+  }
+  double time[2] = {0, 0};
+  const int channels[2] = {1, 8};
+  for (int k = 0; k < 2; ++k) {
+    const config::Config c = dgx({{"tp.algo", "ring"}, {"tp.protocol", "simple"},
+                                  {"tp.channels", std::to_string(channels[k])}});
+    const top::WorkloadResult one = top::run_workload(c);
+    time[k] = one.phases[0].time_us;
+    EXPECT_EQ(one.phases[0].channels, channels[k]);
+    const double bound_us = 2.0 * 7 / 8 * static_cast<double>(s) / (channels[k] * c.coll.sm_gbytes_per_s * 1000.0);
+    EXPECT_GE(time[k], bound_us) << channels[k] << " channels";
+    if (k == 0) {
+      EXPECT_LE(time[k], 1.25 * bound_us) << "one channel is SM-bound";
+    }
+    std::printf("[ info ] dgx-h100 TP ring/simple all-reduce 2 MiB on %d channels: %.2f us (SM bound %.2f us)\n",
+                channels[k], time[k], bound_us);
+  }
+  EXPECT_LT(time[1], time[0] / 4);
 }
 
 TEST(WorkloadTp, SequenceParallelRunsGatherAndScatterPairs) {

@@ -33,9 +33,9 @@ std::string parse_error(const std::string& text) {
 TEST(TraceParse, ReadsEveryFieldOfACollective) {
   const Trace t = parse(
       "{\"id\": \"a\", \"op\": \"write\", \"src\": 0, \"dst\": 1, \"bytes\": 64}\n"
-      "{\"id\": \"ar\", \"op\": \"all_reduce\", \"algo\": \"switch\", \"ranks\": [3, 1, 2], \"bytes\": 3072, "
-      "\"type\": \"s32\", \"redop\": \"max\", \"at_us\": 1.5, \"after\": [\"a\"], \"delay_us\": 0.25}\n"
-      "{\"id\": \"bc\", \"op\": \"broadcast\", \"ranks\": [0, 1], \"bytes\": 8, \"root\": 1}\n"
+      "{\"id\": \"ar\", \"op\": \"all_reduce\", \"algo\": \"switch\", \"channels\": 5, \"ranks\": [3, 1, 2], "
+      "\"bytes\": 3072, \"type\": \"s32\", \"redop\": \"max\", \"at_us\": 1.5, \"after\": [\"a\"], \"delay_us\": 0.25}\n"
+      "{\"id\": \"bc\", \"op\": \"broadcast\", \"protocol\": \"ll\", \"ranks\": [0, 1], \"bytes\": 8, \"root\": 1}\n"
       "{\"id\": \"x\", \"op\": \"all_to_all\", \"ranks\": [0, 1], \"pair_bytes\": [0, 8, 16, 4]}\n");
   ASSERT_EQ(t.ops.size(), 4u);
   const TraceOp& ar = t.ops[1];
@@ -44,6 +44,9 @@ TEST(TraceParse, ReadsEveryFieldOfACollective) {
   EXPECT_TRUE(ar.collective);
   EXPECT_EQ(ar.spec.coll, coll::Collective::kAllReduce);
   EXPECT_EQ(ar.spec.algo, coll::Algorithm::kSwitch);
+  EXPECT_TRUE(ar.algo_given);
+  EXPECT_FALSE(ar.protocol_given);  // absent: auto
+  EXPECT_EQ(ar.channels, 5);
   EXPECT_EQ(ar.spec.ranks, (std::vector<int>{3, 1, 2}));
   EXPECT_EQ(ar.spec.bytes, 3072u);
   EXPECT_EQ(ar.spec.type, tl::RedType::kS32);
@@ -52,7 +55,10 @@ TEST(TraceParse, ReadsEveryFieldOfACollective) {
   EXPECT_DOUBLE_EQ(ar.delay_us, 0.25);
   EXPECT_EQ(ar.after, (std::vector<size_t>{0}));
   EXPECT_EQ(t.ops[2].spec.root, 1);
-  EXPECT_EQ(t.ops[2].spec.algo, coll::Algorithm::kRing);  // the default
+  EXPECT_FALSE(t.ops[2].algo_given);  // the default: auto
+  EXPECT_TRUE(t.ops[2].protocol_given);
+  EXPECT_EQ(t.ops[2].spec.protocol, coll::Protocol::kLl);
+  EXPECT_EQ(t.ops[2].channels, 0);  // the default: auto
   const TraceOp& x = t.ops[3];
   EXPECT_EQ(x.spec.algo, coll::Algorithm::kOneShot);  // all_to_all's only algorithm
   EXPECT_EQ(x.spec.pair_bytes, (std::vector<uint64_t>{0, 8, 16, 4}));
@@ -127,6 +133,12 @@ TEST(TraceParse, EveryMalformedLineIsOneErrorLineNamingItsNumber) {
       {"{\"id\": \"b\", \"op\": \"reduce\", \"src\": 0, \"dst\": 1, \"bytes\": 64}", "field 'op' = \"reduce\""},
       {"{\"id\": \"b\", \"op\": \"all_reduce\", \"algo\": \"tree\", \"ranks\": [0, 1], \"bytes\": 64}", "field 'algo' = \"tree\""},
       {"{\"id\": \"b\", \"op\": \"all_to_all\", \"algo\": \"ring\", \"ranks\": [0, 1], \"bytes\": 64}", "oneshot only"},
+      {"{\"id\": \"b\", \"op\": \"all_reduce\", \"protocol\": \"ll64\", \"ranks\": [0, 1], \"bytes\": 64}",
+       "field 'protocol' = \"ll64\": expected auto, simple, ll128 or ll"},
+      {"{\"id\": \"b\", \"op\": \"all_reduce\", \"channels\": 65, \"ranks\": [0, 1], \"bytes\": 64}",
+       "field 'channels' = 65: expected 0 (auto) .. 64"},
+      {"{\"id\": \"b\", \"op\": \"all_reduce\", \"channels\": -1, \"ranks\": [0, 1], \"bytes\": 64}",
+       "field 'channels' = -1"},
       {"{\"id\": \"b\", \"op\": \"read\", \"src\": 0, \"dst\": 1, \"bytes\": 6}", "field 'bytes' = 6"},
       {"{\"id\": \"b\", \"op\": \"read\", \"src\": 0, \"dst\": 1, \"bytes\": 0}", "field 'bytes' = 0"},
       {"{\"id\": \"b\", \"op\": \"read\", \"src\": 0, \"dst\": 1, \"bytes\": 64.0}", "field 'bytes' = 64.0"},
@@ -187,11 +199,16 @@ TEST(TraceParse, AnUnreadableFileIsAConfigError) {
   }
 }
 
-std::string check_error(const std::vector<std::pair<std::string, std::string>>& sets, const std::string& text) {
+config::Config txn_config(const std::vector<std::pair<std::string, std::string>>& sets) {
   config::Config c = config::default_config();
   config::set_param(c, "traffic.kind", "transactions");
   for (const auto& [k, v] : sets) config::set_param(c, k, v);
   config::validate(c);
+  return c;
+}
+
+std::string check_error(const std::vector<std::pair<std::string, std::string>>& sets, const std::string& text) {
+  const config::Config c = txn_config(sets);
   try {
     top::check_trace(c, parse(text));
   } catch (const config::ConfigError& e) {
@@ -202,7 +219,9 @@ std::string check_error(const std::vector<std::pair<std::string, std::string>>& 
 
 TEST(TraceCheck, TheConfigurationBoundsAcceleratorsMemoryAndTheEngine) {
   const std::vector<std::pair<std::string, std::string>> eight = {{"switch.ports", "8"}};
-  const std::string ar = "{\"id\": \"ar\", \"op\": \"all_reduce\", \"ranks\": [0, 1, 2, 3], \"bytes\": 65536}\n";
+  const std::string ar =
+      "{\"id\": \"ar\", \"op\": \"all_reduce\", \"algo\": \"ring\", \"protocol\": \"simple\", \"channels\": 1, "
+      "\"ranks\": [0, 1, 2, 3], \"bytes\": 65536}\n";
   EXPECT_EQ(check_error(eight, ar), "");
   const std::string ranks = check_error(eight, ar + "{\"id\": \"b\", \"op\": \"all_gather\", \"ranks\": [0, 9], \"bytes\": 64}\n");
   EXPECT_NE(ranks.find("line 2: field 'ranks': accelerator 9 is not on this switch (0 .. 7; switch.ports = 8)"),
@@ -220,7 +239,7 @@ TEST(TraceCheck, TheConfigurationBoundsAcceleratorsMemoryAndTheEngine) {
       << engine;
   // Buffers: input, output, stage (ring reduction) and flags, 4 KiB-aligned: 3 x 64 KiB + 4 KiB.
   const traffic::Trace one = parse(ar);
-  EXPECT_EQ(top::trace_collective_bytes(one), 3u * 65536 + 4096);
+  EXPECT_EQ(top::trace_collective_bytes(txn_config(eight), one), 3u * 65536 + 4096);
   const std::string memory = check_error({{"switch.ports", "8"}, {"accel.memory_bytes", "262144"}, {"txn.footprint_bytes", "4096"}},
                                          ar + "# two of them do not fit\n" + ar.substr(0, 10) + "2" + ar.substr(10));
   EXPECT_NE(memory.find("line 3: the collectives up to this line need 401408 B of buffers in each rank's memory; "
