@@ -75,7 +75,8 @@ class TraceReplayer : public endpoint::TransferClient, public CycleHook {
   // Simulates from the fabric's next cycle until every operation completed: true, or false when
   // `max_cycles` passed first. A switch-algorithm collective whose auto channels outnumber the
   // multicast groups free when it starts runs on those free. Throws config::ConfigError when one
-  // starts with none free, or with fewer free than the channels its trace line fixes, std::logic_error when the schedule stalls.
+  // starts with none free, or with fewer free than the channels its trace line fixes;
+  // std::logic_error when the schedule stalls.
   bool run(uint64_t max_cycles = UINT64_MAX);
   // Every operation's row, in trace order; `completed_only`: only those that completed.
   std::vector<ReplayRow> rows(bool completed_only = false) const;
