@@ -111,8 +111,10 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
     o.ready = std::max(o.ready, t);
     if (--o.deps == 0) ready.emplace(o.ready, i);
   };
+  const double launch = s.algo == Algorithm::kSwitch ? c.nvls_launch_cycles : c.launch_cycles;
+  const double step = s.algo == Algorithm::kRing ? c.step_cycles : 0.0;
   for (size_t i = 0; i < ops.size(); ++i)
-    if (ops[i].deps == 0) ready.emplace(0.0, static_cast<int>(i));
+    if (ops[i].deps == 0) ready.emplace(launch, static_cast<int>(i));
 
   // A link moves one transfer at a time, in the order transfers become ready: the cycle this one's
   // last byte leaves it.
@@ -166,7 +168,7 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
     }
     end = std::max(end, o.complete);
     for (int j : o.next) release(j, o.complete);
-    for (int j : o.flagged) release(j, o.flag);
+    for (int j : o.flagged) release(j, o.flag + step);
   }
   return end;
 }

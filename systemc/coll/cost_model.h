@@ -26,6 +26,10 @@ struct CostParams {
   // The GPU's issue limits: data bytes per cycle one channel's SM issues on a rank by
   // point-to-point and by multimem operations (accel.sm_gbytes_per_s, ...); 0 = unbounded.
   double sm_bytes_per_cycle = 0, multimem_bytes_per_cycle = 0;
+  // The GPU's fixed costs, in cycles (accel.launch_us, accel.nvls_launch_us, accel.step_us): before
+  // a run's first transfers (the switch algorithm: nvls_launch), and after each ring or chain
+  // step's flag.
+  double launch_cycles = 0, nvls_launch_cycles = 0, step_cycles = 0;
 };
 
 // Wire bytes (data, request headers and line flags, and the acknowledgements a receiver returns)

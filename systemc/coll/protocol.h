@@ -59,6 +59,10 @@ struct CollParams {
   // ns one channel's SM moves on each rank by point-to-point loads and stores, and by multimem
   // loads and stores; 0 = unbounded.
   double sm_gbytes_per_s = 0, multimem_gbytes_per_s = 0;
+  // The GPU's fixed costs (accel.launch_us, accel.nvls_launch_us, accel.step_us; doc/nccl.md):
+  // from a run's start to its first transfer (ring, chain, one-shot; the switch algorithm), and
+  // from a ring or chain step's flag being seen to its waiter going on; 0 = none.
+  double launch_us = 0, nvls_launch_us = 0, step_us = 0;
 };
 
 }  // namespace upswitch::coll

@@ -13,7 +13,7 @@ namespace {
 
 // ready_ codes: what to do, in the top three bits, and a global op or run id below.
 constexpr uint32_t kStartOp = 0, kSendFlag = 1U << 29, kStartRun = 2U << 29, kSubmit = 3U << 29, kLand = 4U << 29,
-                   kComplete = 5U << 29, kKindMask = 7U << 29;
+                   kComplete = 5U << 29, kSeen = 6U << 29, kKindMask = 7U << 29;
 constexpr uint64_t kFlagCookie = uint64_t{1} << 63;
 const uint8_t kFlagValue[8] = {1, 0, 0, 0, 0, 0, 0, 0};
 
@@ -180,6 +180,8 @@ void CollectiveRunner::before_cycle(uint64_t t) {
       flag_arrived(id, t);
     } else if ((code & kKindMask) == kComplete) {
       complete_op(id, t);
+    } else if ((code & kKindMask) == kSeen) {
+      satisfy(id, t);
     } else {
       start_op(id, t);
     }
@@ -217,8 +219,16 @@ void CollectiveRunner::start_run(int id, uint64_t t) {
     }
   if (r.plan.ops.empty()) finish_run(r, t);
   const uint32_t first = first_op_[static_cast<size_t>(id)];
+  // The GPU's launch (accel.launch_us, accel.nvls_launch_us): the first transfers wait for it.
+  const CollParams& c = f_.config().coll;
+  const uint64_t launch = us_cycles(r.spec.algo == Algorithm::kSwitch ? c.nvls_launch_us : c.launch_us);
   for (size_t k = 0; k < r.plan.ops.size(); ++k)
-    if (ops_[first + k].deps == 0) start_op(first + static_cast<uint32_t>(k), t);
+    if (ops_[first + k].deps == 0) {
+      if (launch == 0)
+        start_op(first + static_cast<uint32_t>(k), t);
+      else
+        ready_.emplace_back(t + launch, kStartOp | (first + static_cast<uint32_t>(k)));
+    }
 }
 
 void CollectiveRunner::finish_run(CollectiveRun& r, uint64_t t) {
@@ -366,9 +376,22 @@ void CollectiveRunner::flag_arrived(uint32_t g, uint64_t t) {
   // LL, LL128: the slice's last line, flag and all, is not there before its SM has issued it.
   t = std::max(t, ops_[g].issued_by);
   if (t <= now_)
-    satisfy(static_cast<uint32_t>(w), t);
+    flag_seen(static_cast<uint32_t>(w), t);
   else
     ready_.emplace_back(t, kLand | g);
+}
+
+// Op `waiter` has seen the flag it waits for: a ring or chain step goes on accel.step_us later.
+void CollectiveRunner::flag_seen(uint32_t waiter, uint64_t t) {
+  const uint64_t step = run_of(waiter).spec.algo == Algorithm::kRing ? us_cycles(f_.config().coll.step_us) : 0;
+  if (step == 0)
+    satisfy(waiter, t);
+  else
+    ready_.emplace_back(t + step, kSeen | waiter);
+}
+
+uint64_t CollectiveRunner::us_cycles(double us) const {
+  return static_cast<uint64_t>(us * f_.config().clock_ghz * 1000.0 + 0.5);
 }
 
 // LL, LL128: data of run `run` executed at its rank `rank`; the slice whose last line this is
@@ -408,7 +431,7 @@ void CollectiveRunner::executed(int completer, const tl::Message& m, const uint8
     const auto rank = static_cast<size_t>(it - r.spec.ranks.begin());
     const int w = flag_waiter_[flag_base_[id] + rank * static_cast<size_t>(r.layout.flag_count) + (off - r.layout.flags) / 8];
     if (w < 0) throw std::logic_error("collective: a flag nobody waits for");
-    satisfy(static_cast<uint32_t>(w), now_);
+    flag_seen(static_cast<uint32_t>(w), now_);
     return;
   }
 }

@@ -93,6 +93,8 @@ class CollectiveRunner : public endpoint::TransferClient, public endpoint::TxnOb
   };
   void landed(int run, int rank, uint64_t off, uint64_t len);
   void flag_arrived(uint32_t sender_op, uint64_t t);
+  void flag_seen(uint32_t waiter, uint64_t t);
+  uint64_t us_cycles(double us) const;  // microseconds of the configuration's clock, rounded
   // The run and the plan entry of a global op.
   CollectiveRun& run_of(uint32_t global) { return runs_[static_cast<size_t>(ops_[global].run)]; }
   const PlanOp& plan_op(uint32_t global) const {

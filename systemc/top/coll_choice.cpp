@@ -1,6 +1,7 @@
 #include "top/coll_choice.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "top/report.h"
@@ -42,6 +43,10 @@ coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& 
   c.store_bytes = cfg.coll.store_bytes;
   c.sm_bytes_per_cycle = cfg.coll.sm_gbytes_per_s / cfg.clock_ghz;
   c.multimem_bytes_per_cycle = cfg.coll.multimem_gbytes_per_s / cfg.clock_ghz;
+  const double cycles_per_us = cfg.clock_ghz * 1000.0;
+  c.launch_cycles = std::round(cfg.coll.launch_us * cycles_per_us);
+  c.nvls_launch_cycles = std::round(cfg.coll.nvls_launch_us * cycles_per_us);
+  c.step_cycles = std::round(cfg.coll.step_us * cycles_per_us);
   return c;
 }
 
