@@ -73,13 +73,19 @@ uint64_t trace_collective_bytes(const config::Config& cfg, const traffic::Trace&
   return used;
 }
 
-void check_trace(const config::Config& cfg, const traffic::Trace& t) {
+namespace {
+
+// check_trace, keeping each collective's shares (empty for other operations) for the replayer, so
+// that the choice is made once.
+std::vector<std::vector<coll::CollectiveSpec>> checked_shares(const config::Config& cfg, const traffic::Trace& t) {
+  std::vector<std::vector<coll::CollectiveSpec>> shares(t.ops.size());
   if (cfg.kind != config::Config::TrafficKind::kTransactions)
     throw config::ConfigError("trace '" + t.name + "': a replay needs traffic.kind = transactions");
   const int acc = cfg.endpoints();
   std::vector<bool> coll_rank(static_cast<size_t>(acc), false);
   uint64_t used = 0;
-  for (const traffic::TraceOp& op : t.ops) {
+  for (size_t i = 0; i < t.ops.size(); ++i) {
+    const traffic::TraceOp& op = t.ops[i];
     if (!op.collective) continue;
     for (int r : op.spec.ranks) {
       if (r >= acc) bad(t, op, "field 'ranks': " + not_here(r, acc));
@@ -93,7 +99,8 @@ void check_trace(const config::Config& cfg, const traffic::Trace& t) {
     if (!split.empty()) bad(t, op, "field 'ranks': " + split);
     const std::string down = cfg.faults.down_member(op.spec.ranks);
     if (!down.empty()) bad(t, op, "field 'ranks': " + down);
-    for (const coll::CollectiveSpec& share : trace_op_shares(cfg, op)) used += region_bytes(share);
+    shares[i] = trace_op_shares(cfg, op);
+    for (const coll::CollectiveSpec& share : shares[i]) used += region_bytes(share);
     if (used > cfg.accel.memory_bytes)
       bad(t, op, "the collectives up to this line need " + std::to_string(used) +
                      " B of buffers in each rank's memory; accel.memory_bytes = " + std::to_string(cfg.accel.memory_bytes));
@@ -120,12 +127,17 @@ void check_trace(const config::Config& cfg, const traffic::Trace& t) {
     if (op.transaction()) txn_bytes += 3.0 * static_cast<double>(op.bytes);
   config::check_memory(cfg, {{"trace collective buffers", ranks * static_cast<double>(used)},
                              {"trace transaction data", txn_bytes}});
+  return shares;
 }
+
+}  // namespace
+
+void check_trace(const config::Config& cfg, const traffic::Trace& t) { (void)checked_shares(cfg, t); }
 
 TraceReplayer::TraceReplayer(TxnFabric& f, traffic::Trace trace, bool keep_read_data)
     : f_(f), trace_(std::move(trace)), keep_reads_(keep_read_data), runner_(f) {
   const config::Config& cfg = f_.config();
-  check_trace(cfg, trace_);
+  std::vector<std::vector<coll::CollectiveSpec>> shares = checked_shares(cfg, trace_);
   base_ = f_.now();
   ops_.resize(trace_.ops.size());
   for (size_t i = 0; i < ops_.size(); ++i) {
@@ -138,8 +150,7 @@ TraceReplayer::TraceReplayer(TxnFabric& f, traffic::Trace trace, bool keep_read_
     if (s.deps == 0) due_.emplace(s.ready, i);
   }
   compute_free_.assign(static_cast<size_t>(cfg.endpoints()), 0);
-  for (size_t i = 0; i < ops_.size(); ++i)
-    if (trace_.ops[i].collective) ops_[i].shares = trace_op_shares(cfg, trace_.ops[i]);
+  for (size_t i = 0; i < ops_.size(); ++i) ops_[i].shares = std::move(shares[i]);
   runner_.on_run_done = [this](int run, uint64_t t) {
     if (runner_.get(run).spec.algo == coll::Algorithm::kSwitch) --groups_in_use_;
     const size_t i = op_of_run_[static_cast<size_t>(run)];
