@@ -22,6 +22,14 @@ struct CollOutcome {
   double time_us() const { return static_cast<double>(cycles) / (1000.0 * clock_ghz); }
 };
 
+// The GPU's fixed costs off (accel.launch_us_*, accel.nvls_launch_us, accel.step_us_*; the GPU
+// presets set NCCL's): for tests of what the links, SMs or channels do, which those latencies
+// would only dilute.
+inline void drop_gpu_fixed_costs(config::Config& c) {
+  for (int p = 0; p < coll::kProtocols; ++p) c.coll.launch_us[p] = c.coll.step_us[p] = 0;
+  c.coll.nvls_launch_us = 0;
+}
+
 inline std::vector<int> first_ranks(int n) {
   std::vector<int> r;
   for (int i = 0; i < n; ++i) r.push_back(i);

@@ -18,6 +18,10 @@ struct CostParams {
   double unit_bytes_per_cycle = 0;  // the engine units serving an endpoint's multicast requests, together
   double hop_cycles = 0;            // S(1): zero-load one-way latency of a one-flit packet
   double flit_bytes = 64;
+  // Requests of a stream to one destination that share a packet: four compressed headers fill a
+  // control half-flit, and an endpoint that deals its addresses over several ports in
+  // interleave-sized pieces puts at most interleave / store_bytes of them on one port in a row.
+  int msgs_per_packet = 4;
   double mem_latency_cycles = 0;    // completer memory latency (a write executes, a read is served)
   double mem_bytes_per_cycle = 1;   // device memory bandwidth (the ring's folds read two and write one)
   double alu_latency_cycles = 0;    // the switch engine's reduction latency
@@ -26,10 +30,12 @@ struct CostParams {
   // The GPU's issue limits: data bytes per cycle one channel's SM issues on a rank by
   // point-to-point and by multimem operations (accel.sm_gbytes_per_s, ...); 0 = unbounded.
   double sm_bytes_per_cycle = 0, multimem_bytes_per_cycle = 0;
-  // The GPU's fixed costs, in cycles (accel.launch_us, accel.nvls_launch_us, accel.step_us): before
-  // a run's first transfers (the switch algorithm: nvls_launch), and after each ring or chain
-  // step's flag.
-  double launch_cycles = 0, nvls_launch_cycles = 0, step_cycles = 0;
+  // The GPU's fixed costs, in cycles, indexed by Protocol (accel.launch_us_<protocol>,
+  // accel.nvls_launch_us, accel.step_us_<protocol>): before a run's first transfers (the switch
+  // algorithm: nvls_launch), and after each ring or chain step's flag.
+  double launch_cycles[kProtocols] = {0, 0, 0};
+  double nvls_launch_cycles = 0;
+  double step_cycles[kProtocols] = {0, 0, 0};
 };
 
 // Wire bytes (data, request headers and line flags, and the acknowledgements a receiver returns)

@@ -59,10 +59,15 @@ struct CollParams {
   // ns one channel's SM moves on each rank by point-to-point loads and stores, and by multimem
   // loads and stores; 0 = unbounded.
   double sm_gbytes_per_s = 0, multimem_gbytes_per_s = 0;
-  // The GPU's fixed costs (accel.launch_us, accel.nvls_launch_us, accel.step_us; doc/nccl.md):
-  // from a run's start to its first transfer (ring, chain, one-shot; the switch algorithm), and
-  // from a ring or chain step's flag being seen to its waiter going on; 0 = none.
-  double launch_us = 0, nvls_launch_us = 0, step_us = 0;
+  // The GPU's fixed costs, indexed by Protocol (accel.launch_us_<protocol>, accel.nvls_launch_us,
+  // accel.step_us_<protocol>; doc/nccl.md): from a run's start to its first transfer (ring, chain,
+  // one-shot by protocol; the switch algorithm), and from a ring or chain step's flag being seen
+  // to its waiter going on; 0 = none.
+  double launch_us[kProtocols] = {0, 0, 0};
+  double nvls_launch_us = 0;
+  double step_us[kProtocols] = {0, 0, 0};
+  double launch_us_of(Protocol p) const { return launch_us[static_cast<int>(p)]; }
+  double step_us_of(Protocol p) const { return step_us[static_cast<int>(p)]; }
 };
 
 }  // namespace upswitch::coll

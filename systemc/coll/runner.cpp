@@ -219,9 +219,9 @@ void CollectiveRunner::start_run(int id, uint64_t t) {
     }
   if (r.plan.ops.empty()) finish_run(r, t);
   const uint32_t first = first_op_[static_cast<size_t>(id)];
-  // The GPU's launch (accel.launch_us, accel.nvls_launch_us): the first transfers wait for it.
+  // The GPU's launch (accel.launch_us_<protocol>, accel.nvls_launch_us): the first transfers wait for it.
   const CollParams& c = f_.config().coll;
-  const uint64_t launch = us_cycles(r.spec.algo == Algorithm::kSwitch ? c.nvls_launch_us : c.launch_us);
+  const uint64_t launch = us_cycles(r.spec.algo == Algorithm::kSwitch ? c.nvls_launch_us : c.launch_us_of(r.spec.protocol));
   for (size_t k = 0; k < r.plan.ops.size(); ++k)
     if (ops_[first + k].deps == 0) {
       if (launch == 0)
@@ -381,9 +381,11 @@ void CollectiveRunner::flag_arrived(uint32_t g, uint64_t t) {
     ready_.emplace_back(t, kLand | g);
 }
 
-// Op `waiter` has seen the flag it waits for: a ring or chain step goes on accel.step_us later.
+// Op `waiter` has seen the flag it waits for: a ring or chain step goes on accel.step_us_<protocol>
+// later.
 void CollectiveRunner::flag_seen(uint32_t waiter, uint64_t t) {
-  const uint64_t step = run_of(waiter).spec.algo == Algorithm::kRing ? us_cycles(f_.config().coll.step_us) : 0;
+  const CollectiveSpec& s = run_of(waiter).spec;
+  const uint64_t step = s.algo == Algorithm::kRing ? us_cycles(f_.config().coll.step_us_of(s.protocol)) : 0;
   if (step == 0)
     satisfy(waiter, t);
   else

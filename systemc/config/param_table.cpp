@@ -228,21 +228,39 @@ std::vector<ParamSpec> build_table() {
                           "As accel.sm_gbytes_per_s for the in-switch algorithm's multimem loads (load-reduce "
                           "results) and stores (data stored once, before the switch replicates it). 0 = unbounded; "
                           "presets: doc/nccl.md."));
-  t.push_back(float_param("accel.launch_us", [](Config& c) -> double& { return c.coll.launch_us; }, 0.0, 0.0, 1e6, "us",
-                          "The GPU's fixed cost of a ring, chain or one-shot collective (doc/nccl.md, \"The GPU's "
-                          "fixed costs\"): from a run's start to its first transfer (kernel launch and setup; "
-                          "NCCL's base latency, 6.6 us for Ring/LL on NVLink, src/graph/tuning.cc [N29]). Every "
-                          "channel pays it at once. 0 = none (the default accelerator is not a GPU)."));
+  // The GPU's fixed costs per protocol (coll::Protocol order: simple, ll128, ll), with NCCL's
+  // figures for Ring on NVLink (src/graph/tuning.cc, baseLat and hwLat [N29]).
+  static const char* const kLaunchKeys[coll::kProtocols] = {"accel.launch_us_simple", "accel.launch_us_ll128",
+                                                          "accel.launch_us_ll"};
+  static const char* const kLaunchDocs[coll::kProtocols] = {
+      "The GPU's fixed cost of a ring, chain or one-shot collective on the Simple protocol (doc/nccl.md, \"The "
+      "GPU's fixed costs\"): from a run's start to its first transfer (kernel launch and setup). Every channel "
+      "pays it at once. NCCL's base latency for Ring/Simple: 8.4 us (src/graph/tuning.cc [N29]). 0 = none (the "
+      "default accelerator is not a GPU).",
+      "As accel.launch_us_simple on the LL128 protocol (NCCL's base latency for Ring/LL128: 14 us [N29]). 0 = none.",
+      "As accel.launch_us_simple on the LL protocol (NCCL's base latency for Ring/LL: 6.6 us [N29]). 0 = none."};
+  static const char* const kStepKeys[coll::kProtocols] = {"accel.step_us_simple", "accel.step_us_ll128",
+                                                        "accel.step_us_ll"};
+  static const char* const kStepDocs[coll::kProtocols] = {
+      "The GPU's cost per ring or chain step on the Simple protocol beyond what the model simulates (polling, "
+      "fences, the primitive's loop): from a slice's flag being seen to the waiting rank going on. A ring "
+      "all-reduce's latency grows by 2(N-1) of it. NCCL's whole per-step latency for Ring/Simple on NVLink is 3.4 "
+      "us (src/graph/tuning.cc [N29]), of which this model simulates the wire and protocol part itself "
+      "(doc/nccl.md, \"Per-step cost\"). 0 = none.",
+      "As accel.step_us_simple on the LL128 protocol (NCCL's per-step latency for Ring/LL128 on NVLink: 1.9 us "
+      "[N29]). 0 = none.",
+      "As accel.step_us_simple on the LL protocol (NCCL's per-step latency for Ring/LL on NVLink: 0.6 us [N29]). "
+      "0 = none."};
+  for (int p = 0; p < coll::kProtocols; ++p)
+    t.push_back(float_param(kLaunchKeys[p], [p](Config& c) -> double& { return c.coll.launch_us[p]; }, 0.0, 0.0,
+                            1e6, "us", kLaunchDocs[p]));
   t.push_back(float_param("accel.nvls_launch_us", [](Config& c) -> double& { return c.coll.nvls_launch_us; }, 0.0, 0.0,
                           1e6, "us",
-                          "As accel.launch_us for the switch algorithm (NCCL's NVLS latency on NVLink: 25 us, "
+                          "As accel.launch_us_simple for the switch algorithm (NCCL's NVLS latency on NVLink: 25 us, "
                           "src/graph/tuning.cc [N29]). 0 = none."));
-  t.push_back(float_param("accel.step_us", [](Config& c) -> double& { return c.coll.step_us; }, 0.0, 0.0, 1e6, "us",
-                          "The GPU's cost per ring or chain step beyond what the model simulates (polling, fences, "
-                          "the primitive's loop): from a slice's flag being seen to the waiting rank going on, on "
-                          "every protocol. A ring all-reduce's latency grows by 2(N-1) of it. NCCL's whole per-step "
-                          "latency for Ring/LL on NVLink is 0.6 us (src/graph/tuning.cc [N29]), of which this model "
-                          "simulates the wire and protocol part itself. 0 = none."));
+  for (int p = 0; p < coll::kProtocols; ++p)
+    t.push_back(float_param(kStepKeys[p], [p](Config& c) -> double& { return c.coll.step_us[p]; }, 0.0, 0.0, 1e6,
+                            "us", kStepDocs[p]));
   // --- transaction layer
   t.push_back(bool_param("tl.compression", [](Config& c) -> bool& { return c.accel.compression; }, true,
                          "Compressed request/response headers (8 B / 4 B instead of 16 B / 8 B) where the TL "

@@ -66,7 +66,12 @@ const std::vector<Preset>& presets() {
        "(endpoint.port_select, interleave 256 B [estimate]). traffic.rate 0.25 per link, as nvl72-plane. "
        "Collectives as a B200 issues them: SM stores of at most 128 B (coll.store_bytes; the SM limit of "
        "2.5, 2.6, [N11b], kept for Blackwell [estimate]) and at most 40 GB/s per channel's SM "
-       "(accel.sm_gbytes_per_s: NCCL's per-channel cap for Blackwell, perChMaxRingLL128Bws, 2.8, [N29]).",
+       "(accel.sm_gbytes_per_s: NCCL's per-channel cap for Blackwell, perChMaxRingLL128Bws, 2.8, [N29]). "
+       "The GPU's fixed costs are NCCL's for NVLink (src/graph/tuning.cc, 2.8, [N29]): launch 8.4, 14 and "
+       "6.6 us for Ring on Simple, LL128 and LL (accel.launch_us_*), and per ring step NCCL's 3.4, 1.9 and 0.6 us "
+       "less what the model simulates of a step itself (0.67, 0.21 and 0.23 us on dgx-h100): accel.step_us_* 2.73, "
+       "1.69 and 0.37; NVLS 25 us less the model's own 1.34 us (accel.nvls_launch_us 23.7; doc/nccl.md, \"The GPU's "
+       "fixed costs\").",
        {{"switch.ports", "72"},
         {"link.gbytes_per_s", "49.0625"},
         {"reduce.alu_elems_per_cycle", "8"},
@@ -75,7 +80,14 @@ const std::vector<Preset>& presets() {
         {"topology.endpoints", "72"},
         {"topology.planes", "18"},
         {"coll.store_bytes", "128"},
-        {"accel.sm_gbytes_per_s", "40"}}},
+        {"accel.sm_gbytes_per_s", "40"},
+        {"accel.launch_us_simple", "8.4"},
+        {"accel.launch_us_ll128", "14"},
+        {"accel.launch_us_ll", "6.6"},
+        {"accel.nvls_launch_us", "23.7"},
+        {"accel.step_us_simple", "2.73"},
+        {"accel.step_us_ll128", "1.69"},
+        {"accel.step_us_ll", "0.37"}}},
       {"dgx-h100",
        "A DGX H100 node's NVLink domain: 8 H100 GPUs on 4 third-generation NVSwitch chips (64 NVLink4 ports each), "
        "each GPU's 18 NVLink4 links spread 5+4+4+5 over the chips, so 4 planes of unequal width "
@@ -91,7 +103,7 @@ const std::vector<Preset>& presets() {
        "buffer sizes are not public (2.2, 2.6, [N17]). Collectives as an H100 issues them: SMs store at most "
        "128 B per NVLink request (coll.store_bytes; 2.5, 2.6, [N11b]), and each channel's SM moves at most "
        "36.7 GB/s (accel.sm_gbytes_per_s: NCCL's per-channel cap for Hopper, perChMaxRingLL128Bws in "
-       "src/graph/tuning.cc, 2.8, [N29]).",
+       "src/graph/tuning.cc, 2.8, [N29]). The GPU's fixed costs as in nvl72-rack, calibrated on this preset.",
        {{"switch.ports", "64"},
         {"link.gbytes_per_s", "24.53125"},
         {"reduce.alu_elems_per_cycle", "4"},
@@ -102,7 +114,14 @@ const std::vector<Preset>& presets() {
         {"topology.plane_links", "[5,4,4,5]"},
         {"routing.multipath", "input"},
         {"coll.store_bytes", "128"},
-        {"accel.sm_gbytes_per_s", "36.7"}}},
+        {"accel.sm_gbytes_per_s", "36.7"},
+        {"accel.launch_us_simple", "8.4"},
+        {"accel.launch_us_ll128", "14"},
+        {"accel.launch_us_ll", "6.6"},
+        {"accel.nvls_launch_us", "23.7"},
+        {"accel.step_us_simple", "2.73"},
+        {"accel.step_us_ll128", "1.69"},
+        {"accel.step_us_ll", "0.37"}}},
       {"ualink-pod",
        "A UALink pod of 128 accelerators on 4 parallel switch planes of 128-port switches, one x4 port "
        "(4 x 200G, 98.125 GB/s of TL flits per direction, as ualink-x4) per accelerator per plane: 392.5 GB/s per "

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "top/report.h"
+#include "traffic/port_select.h"
 
 namespace upswitch::top {
 
@@ -41,12 +42,17 @@ coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& 
   c.mem_bytes_per_cycle = cfg.accel.mem_bytes_per_cycle;
   c.alu_latency_cycles = cfg.accel.reduce.alu_latency_cycles;
   c.store_bytes = cfg.coll.store_bytes;
+  c.msgs_per_packet = std::min(4, cfg.accel.max_messages_per_packet);
+  if (links.size() > 1 && cfg.port_select == static_cast<int>(traffic::PortSelect::kAddress))
+    c.msgs_per_packet = std::clamp(cfg.interleave_bytes / std::max(1, cfg.coll.store_bytes), 1, c.msgs_per_packet);
   c.sm_bytes_per_cycle = cfg.coll.sm_gbytes_per_s / cfg.clock_ghz;
   c.multimem_bytes_per_cycle = cfg.coll.multimem_gbytes_per_s / cfg.clock_ghz;
   const double cycles_per_us = cfg.clock_ghz * 1000.0;
-  c.launch_cycles = std::round(cfg.coll.launch_us * cycles_per_us);
+  for (int p = 0; p < coll::kProtocols; ++p) {
+    c.launch_cycles[p] = std::round(cfg.coll.launch_us[p] * cycles_per_us);
+    c.step_cycles[p] = std::round(cfg.coll.step_us[p] * cycles_per_us);
+  }
   c.nvls_launch_cycles = std::round(cfg.coll.nvls_launch_us * cycles_per_us);
-  c.step_cycles = std::round(cfg.coll.step_us * cycles_per_us);
   return c;
 }
 

@@ -289,7 +289,10 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
         const Point& p = points[i];
         t.rows[i] = measure_coll_point(cfg, p.spec, opt.check, threads, opt.threads == 0, p.channels);
         t.rows[i].chosen = p.chosen;
-        t.rows[i].predicted_us = p.predicted_cycles / cfg.clock_ghz / 1000.0;
+        // Forced rows: the cost model's time for what ran, beside the simulated time.
+        const double predicted = p.chosen ? p.predicted_cycles
+                                          : coll::predict_cycles(p.spec, t.rows[i].channels, cost_params(cfg, p.spec.ranks));
+        t.rows[i].predicted_us = predicted / cfg.clock_ghz / 1000.0;
       },
       [&](size_t d) {
         if (progress) progress(d, points.size());
@@ -398,11 +401,8 @@ std::string coll_csv(const CollTable& t) {
                   static_cast<unsigned long long>(r.cycles), r.time_us, r.algbw, r.busbw, static_cast<long long>(r.wrong),
                   r.tx_bytes_per_rank, r.rx_bytes_per_rank);
     o << line << "," << (r.chosen ? "auto" : "forced") << ",";
-    if (r.chosen) {
-      std::snprintf(line, sizeof line, "%.4f", r.predicted_us);
-      o << line;
-    }
-    o << "," << placement_name(t.opt.placement) << ",\"" << endpoint_list(r.endpoints) << "\"\n";
+    std::snprintf(line, sizeof line, "%.4f", r.predicted_us);
+    o << line << "," << placement_name(t.opt.placement) << ",\"" << endpoint_list(r.endpoints) << "\"\n";
   }
   return o.str();
 }
@@ -428,7 +428,7 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
       {"wrong", "result elements differing from the host reference (-1: not checked)"},
       {"tx_bytes_per_rank", "payload bytes a rank sent on its link, mean over ranks, without the ring's 8 B flags"},
       {"selection", "auto: algorithm, protocol and channels picked by --algo auto's cost model (doc/nccl.md); forced: as asked"},
-      {"predicted_us", "auto: the cost model's time for the pick (null for forced rows)"}};
+      {"predicted_us", "the cost model's time for the row's algorithm, protocol and channels (auto: for the pick)"}};
   meta["config"] = json::parse(config::config_to_json(t.cfg).dump());
   json rows = json::array();
   for (const CollRow& r : t.rows)
@@ -449,7 +449,7 @@ nlohmann::ordered_json coll_json(const CollTable& t) {
                     {"tx_bytes_per_rank", round_to(r.tx_bytes_per_rank, 1)},
                     {"rx_bytes_per_rank", round_to(r.rx_bytes_per_rank, 1)},
                     {"selection", r.chosen ? "auto" : "forced"},
-                    {"predicted_us", r.chosen ? json(round_to(r.predicted_us, 4)) : json(nullptr)}});
+                    {"predicted_us", json(round_to(r.predicted_us, 4))}});
   json out;
   out["meta"] = meta;
   out["rows"] = rows;

@@ -47,7 +47,7 @@ struct CollRow {
   coll::Protocol protocol = coll::Protocol::kSimple;  // as run: oneshot and switch use simple
   int channels = 1;                                   // concurrent runs the buffer was split into
   bool chosen = false;        // picked by --algo auto (else forced)
-  double predicted_us = 0;    // auto: the cost model's time for the pick (top/coll_choice.h)
+  double predicted_us = 0;    // the cost model's time for what ran (auto: the pick; top/coll_choice.h)
   int ranks = 0;
   uint64_t bytes = 0, count = 0;
   uint64_t cycles = 0;

@@ -32,6 +32,12 @@ struct Result {
   std::string out, err;
 };
 
+// --set flags that turn the GPU's fixed costs off (the GPU presets set NCCL's launch and step
+// latencies): for tests of what the links, SMs or channels do.
+inline const char* const kNoGpuFixedCosts =
+    " --set accel.launch_us_simple=0 --set accel.launch_us_ll128=0 --set accel.launch_us_ll=0 --set "
+    "accel.nvls_launch_us=0 --set accel.step_us_simple=0 --set accel.step_us_ll128=0 --set accel.step_us_ll=0 ";
+
 inline std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream ss;

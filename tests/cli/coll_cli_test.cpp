@@ -159,7 +159,7 @@ TEST(CollCli, AutoIsWithinFivePercentOfTheBestForcedRow) {
       picked[key] = t;
       EXPECT_GT(row["predicted_us"].get<double>(), 0.0) << row.dump();
     } else {
-      EXPECT_TRUE(row["predicted_us"].is_null()) << row.dump();
+      EXPECT_GT(row["predicted_us"].get<double>(), 0.0) << row.dump();  // forced rows: the prediction for what ran
       best[key] = best.count(key) ? std::min(best[key], t) : t;
     }
   }
@@ -170,13 +170,14 @@ TEST(CollCli, AutoIsWithinFivePercentOfTheBestForcedRow) {
   EXPECT_NE(r.out.find("algorithm auto"), std::string::npos) << r.out;
 }
 
-// On the dgx-h100 preset auto gives the switch algorithm enough channels to cover the engine's
+// On the dgx-h100 preset auto channels give the switch algorithm enough to cover the engine's
 // round trip (8 at 16 MiB: the measured best of 1, 2, 4, 8, 16 and 32 in doc/nccl.md). At 64 KiB
 // the rule's count is trimmed to 1 (a window of slices per rank); the cost model weighs 1 to 8
 // channels, and its pick must be within 5% of the faster of the forced 1- and 8-channel rows.
 TEST(CollCli, AutoChannelsCoverTheRoundTripAndTrimForSmallMessages) {
   const fs::path out = scratch("coll_auto_dgx");
-  const Result r = run("coll --preset dgx-h100 --ranks 8 -b 64K -e 16M -f 256 --algo auto --quiet --out " + out.string());
+  const Result r = run("coll --preset dgx-h100 --ranks 8 -b 64K -e 16M -f 256 --algo switch --set coll.channels=0 --quiet "
+                       "--out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
   ASSERT_EQ(j["rows"].size(), 2u);
@@ -200,10 +201,12 @@ TEST(CollCli, AutoChannelsCoverTheRoundTripAndTrimForSmallMessages) {
 // coll.channels = 0 (auto) on forced rows: each size runs the count the cost model weighs best
 // for the row's algorithm and protocol. On dgx-h100 a 4 MiB Simple ring needs 16 channels' SMs
 // (36.7 GB/s each) to cover the 441.6 GB/s of its 18 links; the pick is within 5% of the best
-// explicit count, and runs exactly as that count does when named.
+// explicit count, and runs exactly as that count does when named. The GPU's fixed costs are off:
+// the rule is about covering the links.
 TEST(CollCli, AutoChannelsOnForcedRowsComeWithinFivePercentOfTheBestCount) {
   const fs::path out = scratch("coll_auto_ch");
-  const std::string base = "coll --preset dgx-h100 --ranks 8 -b 4M -e 4M --algo ring --set coll.data=timing --quiet ";
+  const std::string base = std::string("coll --preset dgx-h100 --ranks 8 -b 4M -e 4M --algo ring --set coll.data=timing "
+                                       "--quiet") + kNoGpuFixedCosts;
   const Result r = run(base + "--set coll.channels=0 --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json a = nlohmann::json::parse(slurp(out / "coll.json"))["rows"][0];
@@ -271,21 +274,58 @@ TEST(CollCli, IssueLimitsBoundEachChannelToItsSmRate) {
 }
 
 // The measured DGX H100 (facts §2.5, [N11][N12]): ring all-reduce busbw about 370 GB/s and NVLS
-// about 480 at 8 GPUs. The dgx-h100 preset (128 B stores, 36.7 GB/s per channel's SM) with 16
-// channels at 64 MiB must land within 10% of both (doc/nccl.md "The measured systems"; measured
-// 352.0 and 476.8). Timing-only data: exactness is the other tests' part.
+// about 480 at 8 GPUs, at 2-4 GB where fixed costs vanish. The dgx-h100 preset (128 B stores,
+// 36.7 GB/s per channel's SM, NCCL's launch and step costs) with 16 channels: the α-β fit of 16
+// and 64 MiB (busbw of the time the extra 48 MiB takes) must land within 10% of both
+// (doc/nccl.md "The measured systems"). Timing-only data: exactness is the other tests' part.
 TEST(CollCli, DgxH100WithChannelsMatchesTheMeasuredNode) {
   const fs::path out = scratch("coll_dgx");
-  const Result r = run("coll --preset dgx-h100 --ranks 8 -b 64M -e 64M --algo ring,switch --set coll.channels=16 "
+  const Result r = run("coll --preset dgx-h100 --ranks 8 -b 16M -e 64M -f 4 --algo ring,switch --set coll.channels=16 "
                        "--set coll.data=timing --quiet --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
-  ASSERT_EQ(j["rows"].size(), 2u);
+  ASSERT_EQ(j["rows"].size(), 4u);
+  std::map<std::string, std::map<uint64_t, double>> us;
   for (const auto& row : j["rows"]) {
     EXPECT_EQ(row["channels"], 16) << row.dump();
-    const double measured = row["algorithm"] == "ring" ? 370.0 : 480.0;
-    EXPECT_NEAR(row["busbw_gbytes_per_s"].get<double>(), measured, 0.1 * measured) << row.dump();
+    us[row["algorithm"].get<std::string>()][row["bytes"].get<uint64_t>()] = row["time_us"].get<double>();
   }
+  for (const char* algo : {"ring", "switch"}) {
+    const double dt = us[algo][64u << 20] - us[algo][16u << 20];
+    ASSERT_GT(dt, 0) << algo;
+    const double busbw = 2.0 * 7 / 8 * static_cast<double>(48u << 20) / (dt * 1000.0);
+    const double measured = std::string(algo) == "ring" ? 370.0 : 480.0;
+    EXPECT_NEAR(busbw, measured, 0.1 * measured) << algo;
+    std::printf("[ info ] dgx-h100 %s, 16 channels, alpha-beta busbw of 16..64 MiB: %.1f GB/s (measured %.0f)\n", algo,
+                busbw, measured);
+  }
+}
+
+// NCCL on 8 x H100 runs the ring with LL up to about 1 MB and NVLS from 2 MB (facts §2.8, [N28]);
+// the issue asks for the switch between 256 KiB and 4 MiB. With the preset's launch and step costs
+// (NCCL's own, less what the model simulates), auto picks the ring with LL at 256 KiB and the
+// switch algorithm at 4 MiB, and each pick is within 5% of the fastest forced row, as simulated.
+TEST(CollCli, DgxH100AutoGoesFromTheLlRingToTheSwitchAsNcclDoes) {
+  const fs::path out = scratch("coll_dgx_auto");
+  const Result r = run("coll --preset dgx-h100 --ranks 8 -b 256K -e 4M -f 16 --algo auto,ring,switch --protocol all "
+                       "--set coll.channels=0 --set coll.data=timing --quiet --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
+  std::map<uint64_t, double> best;
+  std::map<uint64_t, nlohmann::json> picked;
+  for (const auto& row : j["rows"]) {
+    const uint64_t b = row["bytes"].get<uint64_t>();
+    if (row["selection"] == "auto") {
+      picked[b] = row;
+    } else {
+      best[b] = best.count(b) ? std::min(best[b], row["time_us"].get<double>()) : row["time_us"].get<double>();
+    }
+  }
+  ASSERT_EQ(picked.size(), 2u);
+  EXPECT_EQ(picked[256u << 10]["algorithm"], "ring") << picked[256u << 10].dump();
+  EXPECT_EQ(picked[256u << 10]["protocol"], "ll") << picked[256u << 10].dump();
+  EXPECT_EQ(picked[4u << 20]["algorithm"], "switch") << picked[4u << 20].dump();
+  for (const auto& [b, row] : picked) EXPECT_LE(row["time_us"].get<double>(), 1.05 * best[b]) << row.dump();
 }
 
 // coll.data = timing (doc/nccl.md "Timing-only data"): every collective under every algorithm and

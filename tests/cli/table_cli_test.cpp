@@ -289,7 +289,9 @@ void check_astra_reproduces(const std::string& args, double ring_tol) {
 
 TEST(TableCli, AstraSimFileReproducesTheSendAndTheRing) {
   check_astra_reproduces(kCfg, 0.10);  // the ring itself: 82.6, 78.5, 85.1 GB/s busbw at 1, 2, 4 MiB
-  check_astra_reproduces(" --preset dgx-h100 --set coll.channels=0", 0.15);
+  // The links without the GPU's launch and step costs, which the file's latency would carry into
+  // every send (doc/workloads.md, "ASTRA-sim").
+  check_astra_reproduces(std::string(" --preset dgx-h100 --set coll.channels=0") + kNoGpuFixedCosts, 0.15);
 }
 
 // --astra-units decimal writes 10^9 B/s units; small sizes (-b 1 on f64 rounds 1, 2 and 4 B up to

@@ -1,9 +1,11 @@
-// The GPU's fixed costs (accel.launch_us, accel.nvls_launch_us, accel.step_us; doc/nccl.md)
+// The GPU's fixed costs (accel.launch_us_<protocol>, accel.nvls_launch_us, accel.step_us_<protocol>;
+// doc/nccl.md)
 // against hand-counted critical paths: a collective whose every step is one slice (4 KiB over 8
 // ranks) is a chain of dependent steps, so the launch delays its first transfers by exactly the
 // launch, and a ring or chain step's cost is paid once per flag a step waits for: 2(N-1) - 1 for
 // an all-reduce (the first step waits for none), N - 2 for an all-gather. One-shot and the switch
-// algorithm wait for no step flag. The cost model (coll/cost_model.h) must add the same.
+// algorithm wait for no step flag. Each protocol has its own costs (one-shot runs Simple), so each
+// case must pay its own protocol's. The cost model (coll/cost_model.h) must add the same.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,12 +23,16 @@ using coll::Collective;
 
 TEST(GpuFixedCosts, LaunchAndStepCostsAddExactlyWhatTheCriticalPathCounts) {
   const config::Config base = make_txn_config({{"switch.ports", "8"}});
-  const config::Config costly = make_txn_config(
-      {{"switch.ports", "8"}, {"accel.launch_us", "2"}, {"accel.nvls_launch_us", "3"}, {"accel.step_us", "0.5"}});
+  const config::Config costly = make_txn_config({{"switch.ports", "8"},
+                                                 {"accel.launch_us_simple", "2"},
+                                                 {"accel.launch_us_ll128", "2.5"},
+                                                 {"accel.launch_us_ll", "1.5"},
+                                                 {"accel.nvls_launch_us", "3"},
+                                                 {"accel.step_us_simple", "0.5"},
+                                                 {"accel.step_us_ll128", "0.3"},
+                                                 {"accel.step_us_ll", "0.2"}});
   const double cpu = base.clock_ghz * 1000.0;  // cycles per us
-  const auto launch = static_cast<uint64_t>(std::llround(2 * cpu));
-  const auto nvls = static_cast<uint64_t>(std::llround(3 * cpu));
-  const auto step = static_cast<uint64_t>(std::llround(0.5 * cpu));
+  auto cycles = [cpu](double us) { return static_cast<uint64_t>(std::llround(us * cpu)); };
   const int n = 8;
   struct Case {
     Collective coll;
@@ -35,11 +41,11 @@ TEST(GpuFixedCosts, LaunchAndStepCostsAddExactlyWhatTheCriticalPathCounts) {
     uint64_t extra;
   };
   const Case cases[] = {
-      {Collective::kAllReduce, Algorithm::kRing, coll::Protocol::kSimple, launch + (2 * (n - 1) - 1) * step},
-      {Collective::kAllReduce, Algorithm::kRing, coll::Protocol::kLl, launch + (2 * (n - 1) - 1) * step},
-      {Collective::kAllGather, Algorithm::kRing, coll::Protocol::kLl128, launch + (n - 2) * step},
-      {Collective::kAllReduce, Algorithm::kOneShot, coll::Protocol::kSimple, launch},
-      {Collective::kAllReduce, Algorithm::kSwitch, coll::Protocol::kSimple, nvls},
+      {Collective::kAllReduce, Algorithm::kRing, coll::Protocol::kSimple, cycles(2) + (2 * (n - 1) - 1) * cycles(0.5)},
+      {Collective::kAllReduce, Algorithm::kRing, coll::Protocol::kLl, cycles(1.5) + (2 * (n - 1) - 1) * cycles(0.2)},
+      {Collective::kAllGather, Algorithm::kRing, coll::Protocol::kLl128, cycles(2.5) + (n - 2) * cycles(0.3)},
+      {Collective::kAllReduce, Algorithm::kOneShot, coll::Protocol::kSimple, cycles(2)},
+      {Collective::kAllReduce, Algorithm::kSwitch, coll::Protocol::kSimple, cycles(3)},
   };
   for (const Case& k : cases) {
     coll::CollectiveSpec s = spec_of(k.coll, k.algo, first_ranks(n), 4096);

@@ -26,63 +26,70 @@ coll::CollectiveSpec spec(coll::Collective k, coll::Algorithm a, int n, uint64_t
   return s;
 }
 
-// tl/packet_format.h: a 256 B WriteFull is 8 data half-flits. Streamed to one destination its
-// compressed header takes a quarter of a control half-flit (8 B) and its acknowledgement an
-// eighth (4 B); alone, it is a control half-flit and 8 data halves in 5 flits (320 B). LL128 adds
-// 3 lines' 8 B flags, one half-flit; LL carries 128 B of data and 128 B of flags per request.
+// tl/packet_format.h: a 256 B WriteFull is 8 data half-flits. Streamed to one destination, four
+// share a packet: one control half-flit and 32 data halves in 17 whole flits (272 B each), and its
+// acknowledgement takes an eighth of a half-flit (4 B); alone, it is a control half-flit and 8
+// data halves in 5 flits (320 B). LL128 adds 3 lines' 8 B flags, one half-flit (4 x 9 + 1 halves:
+// 19 flits); LL carries 128 B of data and 128 B of flags per request. An endpoint that deals
+// 256 B pieces over its ports sends two 128 B stores to a port in a row: two share a packet, 1 +
+// 2 x 4 halves in 5 flits (160 B each).
 TEST(CollCostModel, WireBytesFollowThePacketFormat) {
   const coll::CostParams c = params();
-  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 256, c, true), 268.0);
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 256, c, true), 272.0 + 4.0);
   EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 256, c, false), 320.0);
-  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kLl128, 256, c, true), 256.0 + 32.0 + 12.0);
-  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kLl, 256, c, true), 2 * (128.0 + 128.0 + 12.0));
-  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 4096, c, true), 16 * 268.0);
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kLl128, 256, c, true), 19 * 64 / 4.0 + 4.0);
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kLl, 256, c, true), 2 * (272.0 + 4.0));
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 4096, c, true), 16 * 276.0);
   EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 0, c, true), 0.0);
+  coll::CostParams dealt = c;
+  dealt.store_bytes = 128;
+  dealt.msgs_per_packet = 2;
+  EXPECT_DOUBLE_EQ(coll::wire_bytes(coll::Protocol::kSimple, 256, dealt, true), 2 * (160.0 + 4.0));
 }
 
 // Two ranks, all-gather of 8 KiB: each writes its 4 KiB chunk to the other at once, one step, no
-// flags. 16 requests of 268 B at 64 B a cycle (67 cycles), a hop to land, the memory, the
-// acknowledgement's cycle and hop back: 67 + 100 + 50 + 1 + 100 = 318.
+// flags. 16 requests of 276 B at 64 B a cycle (69 cycles), a hop to land, the memory, the
+// acknowledgement's cycle and hop back: 69 + 100 + 50 + 1 + 100 = 320.
 TEST(CollCostModel, OneStepIsTheWireThenTheRoundTrip) {
   const coll::CostParams c = params();
   const auto s = spec(coll::Collective::kAllGather, coll::Algorithm::kRing, 2, 8192, coll::Protocol::kSimple);
-  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 318.0);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 320.0);
 }
 
 // Three ranks, all-gather of 3 x 4 KiB (one 4 KiB slice per chunk, two steps). LL128: a slice is
-// 16 x 300 B, 75 cycles; step 1 lands at 75 + 100 = 175 with its flag inside, so step 2 goes 2
-// hand-over cycles later and completes at 177 + 75 + 100 + 151 = 503. Simple: step 1 lands at
-// 67 + 100 = 167, is acknowledged at 318 and its flag arrives a hop later (418); step 2 is then
-// 420 + 67 + 100 + 151 = 738.
+// 16 x 308 B, 77 cycles; step 1 lands at 77 + 100 = 177 with its flag inside, so step 2 goes 2
+// hand-over cycles later and completes at 179 + 77 + 100 + 151 = 507. Simple: step 1 lands at
+// 69 + 100 = 169, is acknowledged at 320 and its flag arrives a hop later (420); step 2 is then
+// 422 + 69 + 100 + 151 = 742.
 TEST(CollCostModel, SimpleStepsWaitForTheAcknowledgementAndTheFlag) {
   const coll::CostParams c = params();
   const auto ll128 = spec(coll::Collective::kAllGather, coll::Algorithm::kRing, 3, 3 * 4096, coll::Protocol::kLl128);
   const auto simple = spec(coll::Collective::kAllGather, coll::Algorithm::kRing, 3, 3 * 4096, coll::Protocol::kSimple);
-  EXPECT_DOUBLE_EQ(coll::predict_cycles(ll128, 1, c), 75 + 100 + 2 + 75 + 100 + 151.0);
-  EXPECT_DOUBLE_EQ(coll::predict_cycles(simple, 1, c), 420 + 67 + 100 + 151.0);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(ll128, 1, c), 77 + 100 + 2 + 77 + 100 + 151.0);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(simple, 1, c), 422 + 69 + 100 + 151.0);
 }
 
-// A large ring all-reduce is bound by its links: 2 (n-1)/n of the buffer per rank, at 268 B of
+// A large ring all-reduce is bound by its links: 2 (n-1)/n of the buffer per rank, at 276 B of
 // wire per 256 B, within 2% (the steps' latency is the rest).
 TEST(CollCostModel, LargeRingReachesTheLinkBound) {
   const coll::CostParams c = params();
   const uint64_t bytes = uint64_t{64} << 20;
   const auto s = spec(coll::Collective::kAllReduce, coll::Algorithm::kRing, 8, bytes, coll::Protocol::kSimple);
-  const double bound = 2.0 * 7 / 8 * static_cast<double>(bytes) * 268.0 / 256.0 / 64.0;
+  const double bound = 2.0 * 7 / 8 * static_cast<double>(bytes) * 276.0 / 256.0 / 64.0;
   const double t = coll::predict_cycles(s, 1, c);
   EXPECT_GE(t, bound);
   EXPECT_LE(t, bound * 1.02);
 }
 
 // The switch algorithm's all-reduce moves S (1 + 1/n) per link, in single-message packets (320 B per
-// 256 B) at 0.9 of the link (all-to-all traffic); the engine unit takes n contributions per byte
+// 256 B) at the link's rate; the engine unit takes n contributions per byte
 // reduced, so at one unit per rank it binds first: S x 320/256 / 64 cycles. Channels cannot beat it.
 TEST(CollCostModel, SwitchAllReduceIsBoundByTheUnitAndTheLinks) {
   coll::CostParams c = params();
   const uint64_t bytes = uint64_t{16} << 20;
   const auto s = spec(coll::Collective::kAllReduce, coll::Algorithm::kSwitch, 8, bytes, coll::Protocol::kSimple);
   const double unit = static_cast<double>(bytes) * 320.0 / 256.0 / 64.0;
-  const double links = static_cast<double>(bytes) * 9.0 / 8.0 * 320.0 / 256.0 / (64.0 * 0.9);
+  const double links = static_cast<double>(bytes) * 9.0 / 8.0 * 320.0 / 256.0 / 64.0;
   const double t = coll::predict_cycles(s, 1, c);
   EXPECT_GE(t, std::max(unit, links));
   EXPECT_LE(t, std::max(unit, links) * 1.03);
@@ -93,7 +100,7 @@ TEST(CollCostModel, SwitchAllReduceIsBoundByTheUnitAndTheLinks) {
 }
 
 // The GPU's issue limits: two ranks' one-step all-gather of 8 KiB at 8 B per cycle per SM. The SM
-// issues the 4 KiB chunk in 512 cycles, longer than the link's 67, so the transfer ends then and
+// issues the 4 KiB chunk in 512 cycles, longer than the link's 69, so the transfer ends then and
 // its acknowledgement follows: 512 + 100 + 50 + 1 + 100 = 763. Two channels halve the SM's part:
 // each 2 KiB share takes 256 cycles. A multimem rate does not bound ring transfers.
 TEST(CollCostModel, AnSmIssuesAtItsRate) {
@@ -104,7 +111,7 @@ TEST(CollCostModel, AnSmIssuesAtItsRate) {
   EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 2, c), 256 + 100 + 50 + 1 + 100.0);
   c.sm_bytes_per_cycle = 0;
   c.multimem_bytes_per_cycle = 8;
-  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 318.0);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 320.0);
 }
 
 // The plan's dependencies, not only its bytes: a chain broadcast's time grows with the chain
@@ -113,8 +120,8 @@ TEST(CollCostModel, ChainLatencyGrowsWithTheRanks) {
   const coll::CostParams c = params();
   const auto b4 = spec(coll::Collective::kBroadcast, coll::Algorithm::kRing, 4, 4096, coll::Protocol::kLl128);
   const auto b8 = spec(coll::Collective::kBroadcast, coll::Algorithm::kRing, 8, 4096, coll::Protocol::kLl128);
-  // Each extra hop: the slice's wire (75), a hop (100) and the hand-over (2).
-  EXPECT_DOUBLE_EQ(coll::predict_cycles(b8, 1, c) - coll::predict_cycles(b4, 1, c), 4 * (75.0 + 100 + 2));
+  // Each extra hop: the slice's wire (77), a hop (100) and the hand-over (2).
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(b8, 1, c) - coll::predict_cycles(b4, 1, c), 4 * (77.0 + 100 + 2));
 }
 
 }  // namespace
