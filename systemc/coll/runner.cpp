@@ -221,7 +221,8 @@ void CollectiveRunner::start_run(int id, uint64_t t) {
   const uint32_t first = first_op_[static_cast<size_t>(id)];
   // The GPU's launch (accel.launch_us_<protocol>, accel.nvls_launch_us): the first transfers wait for it.
   const CollParams& c = f_.config().coll;
-  const uint64_t launch = us_cycles(r.spec.algo == Algorithm::kSwitch ? c.nvls_launch_us : c.launch_us_of(r.spec.protocol));
+  const double launch_us = r.spec.algo == Algorithm::kSwitch ? c.nvls_launch_us : c.launch_us_of(r.spec.protocol);
+  const uint64_t launch = us_cycles(launch_us);
   for (size_t k = 0; k < r.plan.ops.size(); ++k)
     if (ops_[first + k].deps == 0) {
       if (launch == 0)

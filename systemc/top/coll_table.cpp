@@ -290,8 +290,9 @@ CollTable measure_coll_table(const config::Config& cfg_in, const CollTableOption
         t.rows[i] = measure_coll_point(cfg, p.spec, opt.check, threads, opt.threads == 0, p.channels);
         t.rows[i].chosen = p.chosen;
         // Forced rows: the cost model's time for what ran, beside the simulated time.
-        const double predicted = p.chosen ? p.predicted_cycles
-                                          : coll::predict_cycles(p.spec, t.rows[i].channels, cost_params(cfg, p.spec.ranks));
+        const double predicted =
+            p.chosen ? p.predicted_cycles
+                     : coll::predict_cycles(p.spec, t.rows[i].channels, cost_params(cfg, p.spec.ranks));
         t.rows[i].predicted_us = predicted / cfg.clock_ghz / 1000.0;
       },
       [&](size_t d) {
