@@ -5,6 +5,25 @@
 
 namespace upswitch::config {
 
+namespace {
+
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+// The GPU's fixed costs of NCCL on NVLink (src/graph/tuning.cc, facts 2.8, [N29]) less what the
+// model simulates of them itself (doc/nccl.md, "The GPU's fixed costs"): the GPU presets' part.
+Overrides with_nccl_nvlink_costs(Overrides o) {
+  o.insert(o.end(), {{"accel.launch_us_simple", "8.4"},
+                     {"accel.launch_us_ll128", "14"},
+                     {"accel.launch_us_ll", "6.6"},
+                     {"accel.nvls_launch_us", "23.7"},
+                     {"accel.step_us_simple", "2.73"},
+                     {"accel.step_us_ll128", "1.69"},
+                     {"accel.step_us_ll", "0.37"}});
+  return o;
+}
+
+}  // namespace
+
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> table = {
       {"ualink-x4",
@@ -72,7 +91,7 @@ const std::vector<Preset>& presets() {
        "less what the model simulates of a step itself (0.67, 0.21 and 0.23 us on dgx-h100): accel.step_us_* 2.73, "
        "1.69 and 0.37; NVLS 25 us less the model's own 1.34 us (accel.nvls_launch_us 23.7; doc/nccl.md, \"The GPU's "
        "fixed costs\").",
-       {{"switch.ports", "72"},
+       with_nccl_nvlink_costs({{"switch.ports", "72"},
         {"link.gbytes_per_s", "49.0625"},
         {"reduce.alu_elems_per_cycle", "8"},
         {"traffic.rate", "0.25"},
@@ -80,14 +99,7 @@ const std::vector<Preset>& presets() {
         {"topology.endpoints", "72"},
         {"topology.planes", "18"},
         {"coll.store_bytes", "128"},
-        {"accel.sm_gbytes_per_s", "40"},
-        {"accel.launch_us_simple", "8.4"},
-        {"accel.launch_us_ll128", "14"},
-        {"accel.launch_us_ll", "6.6"},
-        {"accel.nvls_launch_us", "23.7"},
-        {"accel.step_us_simple", "2.73"},
-        {"accel.step_us_ll128", "1.69"},
-        {"accel.step_us_ll", "0.37"}}},
+        {"accel.sm_gbytes_per_s", "40"}})},
       {"dgx-h100",
        "A DGX H100 node's NVLink domain: 8 H100 GPUs on 4 third-generation NVSwitch chips (64 NVLink4 ports each), "
        "each GPU's 18 NVLink4 links spread 5+4+4+5 over the chips, so 4 planes of unequal width "
@@ -104,7 +116,7 @@ const std::vector<Preset>& presets() {
        "128 B per NVLink request (coll.store_bytes; 2.5, 2.6, [N11b]), and each channel's SM moves at most "
        "36.7 GB/s (accel.sm_gbytes_per_s: NCCL's per-channel cap for Hopper, perChMaxRingLL128Bws in "
        "src/graph/tuning.cc, 2.8, [N29]). The GPU's fixed costs as in nvl72-rack, calibrated on this preset.",
-       {{"switch.ports", "64"},
+       with_nccl_nvlink_costs({{"switch.ports", "64"},
         {"link.gbytes_per_s", "24.53125"},
         {"reduce.alu_elems_per_cycle", "4"},
         {"traffic.rate", "0.125"},
@@ -114,14 +126,7 @@ const std::vector<Preset>& presets() {
         {"topology.plane_links", "[5,4,4,5]"},
         {"routing.multipath", "input"},
         {"coll.store_bytes", "128"},
-        {"accel.sm_gbytes_per_s", "36.7"},
-        {"accel.launch_us_simple", "8.4"},
-        {"accel.launch_us_ll128", "14"},
-        {"accel.launch_us_ll", "6.6"},
-        {"accel.nvls_launch_us", "23.7"},
-        {"accel.step_us_simple", "2.73"},
-        {"accel.step_us_ll128", "1.69"},
-        {"accel.step_us_ll", "0.37"}}},
+        {"accel.sm_gbytes_per_s", "36.7"}})},
       {"ualink-pod",
        "A UALink pod of 128 accelerators on 4 parallel switch planes of 128-port switches, one x4 port "
        "(4 x 200G, 98.125 GB/s of TL flits per direction, as ualink-x4) per accelerator per plane: 392.5 GB/s per "
