@@ -35,15 +35,6 @@ double load_reduce_round_trip(const CostParams& c) {
 
 namespace {
 
-// The share of a link's rate the switch algorithm's traffic gets, priced one message to a packet.
-// It is all-to-all (every member answers every unit's gather, every store goes to every member),
-// which a VOQ/iSLIP crossbar carries at 0.864 of 0.958 flits per cycle at 16 ports
-// (doc/reduction.md, "What the model shows"); but the transmitters pack some of the engine's
-// copies and the ranks' answers to one destination together, and the two roughly cancel: at the
-// full rate the model predicts the simulated switch algorithm within -6..+4% on dgx-h100 and -3..0%
-// on nvl72-rack, 8 ranks, 256 KiB to 64 MiB (doc/nccl.md, "Where the cost model errs").
-constexpr double kAllToAllShare = 1.0;
-
 struct Op {
   const PlanOp* p = nullptr;
   int channel = 0;
@@ -161,7 +152,13 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
       // The switch algorithm: a load-reduce reads the slice from every member (their uplinks) and
       // returns the result (the loader's downlink); a multicast store takes the storer's uplink
       // and every member's downlink. Each link moves its share in its own order, as the links do.
-      const double dur = wire_bytes(Protocol::kSimple, p.bytes, c, false) / (rate * kAllToAllShare);
+      // Priced one message to a packet at the link's full rate. The traffic is all-to-all, which a
+      // VOQ/iSLIP crossbar carries at 0.864 of 0.958 flits per cycle at 16 ports (doc/reduction.md,
+      // "What the model shows"), but the transmitters pack some of the engine's copies and the
+      // ranks' answers to one destination together, and the two roughly cancel: so priced, the
+      // simulated switch algorithm is predicted within -6..+4% on dgx-h100 and -3..0% on
+      // nvl72-rack, 8 ranks, 256 KiB to 64 MiB (doc/nccl.md, "Where the cost model errs").
+      const double dur = wire_bytes(Protocol::kSimple, p.bytes, c, false) / rate;
       const bool load = p.op == tl::Opcode::kRead;
       double sent = std::max(issued, occupy(load ? down[me] : up[me], t, dur));
       for (size_t r = 0; r < up.size(); ++r) sent = std::max(sent, occupy(load ? up[r] : down[r], t, dur));
