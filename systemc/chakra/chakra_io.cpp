@@ -92,6 +92,12 @@ void read_attrs(const pb::Node& m, Node& n, const FileError& err, size_t index) 
       want_text(n.upswitch_algo);
     } else if (k == "upswitch_dtype") {
       want_text(n.upswitch_dtype);
+    } else if (k == "upswitch_protocol") {
+      want_text(n.upswitch_protocol);
+    } else if (k == "upswitch_channels") {
+      want_int(ignored_flag, n.upswitch_channels);
+      if (n.upswitch_channels < 0 || n.upswitch_channels > 64)
+        err.node(index, n.id, "attribute 'upswitch_channels' = " + std::to_string(n.upswitch_channels) + ": expected 0 (auto) .. 64");
     } else if (k == "upswitch_duration_ns") {
       want_int(ignored_flag, n.upswitch_duration_ns);
       if (n.upswitch_duration_ns < 0)
@@ -136,6 +142,8 @@ pb::Node to_message(const Node& n) {
   if (!n.pg_name.empty()) add_text(m, "pg_name", n.pg_name);
   if (!n.upswitch_algo.empty()) add_text(m, "upswitch_algo", n.upswitch_algo);
   if (!n.upswitch_dtype.empty()) add_text(m, "upswitch_dtype", n.upswitch_dtype);
+  if (!n.upswitch_protocol.empty()) add_text(m, "upswitch_protocol", n.upswitch_protocol);
+  if (n.upswitch_channels > 0) add_int(m, "upswitch_channels", n.upswitch_channels);
   if (n.upswitch_duration_ns >= 0) add_int(m, "upswitch_duration_ns", n.upswitch_duration_ns);
   if (!n.upswitch_pair_bytes.empty()) {
     pb::AttributeProto* a = m.add_attr();
@@ -183,6 +191,7 @@ bool Node::operator==(const Node& o) const {
          has_comm_dst == o.has_comm_dst && comm_type == o.comm_type && comm_size == o.comm_size &&
          comm_src == o.comm_src && comm_dst == o.comm_dst && comm_tag == o.comm_tag && pg_name == o.pg_name &&
          is_cpu_op == o.is_cpu_op && upswitch_algo == o.upswitch_algo && upswitch_dtype == o.upswitch_dtype &&
+         upswitch_protocol == o.upswitch_protocol && upswitch_channels == o.upswitch_channels &&
          upswitch_pair_bytes == o.upswitch_pair_bytes && upswitch_duration_ns == o.upswitch_duration_ns;
 }
 

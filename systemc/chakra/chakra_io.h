@@ -40,6 +40,9 @@ struct Node {
   std::string pg_name;
   bool is_cpu_op = false;
   std::string upswitch_algo, upswitch_dtype;
+  // What NCCL_PROTO and the channel count would fix: "" / 0 when absent (chosen at replay).
+  std::string upswitch_protocol;
+  int64_t upswitch_channels = 0;
   std::vector<int64_t> upswitch_pair_bytes;
   // Compute to the nanosecond (duration_micros holds whole microseconds); -1: not given.
   int64_t upswitch_duration_ns = -1;

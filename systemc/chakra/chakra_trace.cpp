@@ -233,14 +233,17 @@ class Converter {
     if (!f.has_comm_type) bad(first, "a collective without a comm_type attribute");
     op.op = coll::collective_name(s.coll);
     s.ranks = c.members;
-    // Absent or auto: chosen at replay as `--algo auto` chooses; protocol and channels always are.
+    // Absent or auto: chosen at replay as `--algo auto` chooses, as a trace line's fields are.
     const std::string algo = f.upswitch_algo.empty() ? "auto" : f.upswitch_algo;
     op.algo_given = algo != "auto";
-    op.protocol_given = false;
-    op.channels = 0;
     s.algo = s.coll == coll::Collective::kAllToAll ? coll::Algorithm::kOneShot : coll::Algorithm::kRing;
     if ((op.algo_given && !coll::parse_algorithm(algo, s.algo)) || !coll::algorithm_applies(s.coll, s.algo))
       bad(first, "upswitch_algo = '" + algo + "': expected auto, ring, oneshot or switch (all_to_all: auto or oneshot)");
+    const std::string protocol = f.upswitch_protocol.empty() ? "auto" : f.upswitch_protocol;
+    op.protocol_given = protocol != "auto";
+    if (op.protocol_given && !coll::parse_protocol(protocol, s.protocol))
+      bad(first, "upswitch_protocol = '" + protocol + "': expected auto, simple, ll128 or ll");
+    op.channels = static_cast<int>(f.upswitch_channels);  // 0: auto (read_chakra checked 0 .. 64)
     const std::string type = f.upswitch_dtype.empty() ? "f32" : f.upswitch_dtype;
     if (!tl::parse_red_type(type.c_str(), s.type))
       bad(first, "upswitch_dtype = '" + type + "': expected f32, f16, bf16, f64, s32, s64, u32 or u64");
@@ -251,10 +254,11 @@ class Converter {
     for (const Ref& r : c.refs) {
       const Node& x = node(r);
       if (!x.has_comm_type || x.comm_type != f.comm_type || x.upswitch_algo != f.upswitch_algo ||
-          x.upswitch_dtype != f.upswitch_dtype)
+          x.upswitch_dtype != f.upswitch_dtype || x.upswitch_protocol != f.upswitch_protocol ||
+          x.upswitch_channels != f.upswitch_channels)
         bad(r, "its collective is " + std::string(comm_type_name(x.comm_type)) + " but rank " + std::to_string(first.rank) +
                    "'s counterpart (id " + std::to_string(f.id) + ") is " + comm_type_name(f.comm_type) +
-                   " (or their upswitch_algo / upswitch_dtype differ)");
+                   " (or their upswitch_algo / upswitch_dtype / upswitch_protocol / upswitch_channels differ)");
       const bool a2a = s.coll == coll::Collective::kAllToAll;  // a rank may send nothing
       if (!x.has_comm_size || x.comm_size < (a2a ? 0 : 1) || x.comm_size % elem || x.comm_size > static_cast<int64_t>(traffic::kTraceMaxCollBytes))
         bad(r, "comm_size = " + std::to_string(x.comm_size) + ": expected a positive byte count up to 2^40, a multiple of 4 and of the " +

@@ -73,7 +73,10 @@ ChakraTrace workload_chakra(const config::Config& cfg, const std::string& prefix
         n.has_comm_type = n.has_comm_size = true;
         n.comm_type = comm_type(s.coll);
         n.pg_name = chain_name(chain);
+        // What the workload chose or was given runs again at replay: algorithm, protocol, channels.
         n.upswitch_algo = coll::algorithm_name(s.algo);
+        n.upswitch_protocol = coll::protocol_name(sp.phase.protocol);
+        n.upswitch_channels = sp.phase.channels;
         n.upswitch_dtype = tl::red_type_name(s.type);
         if (s.coll == coll::Collective::kAllToAll && !s.pair_bytes.empty()) {
           const size_t g = members.size();

@@ -124,6 +124,8 @@ TEST(ChakraIo, WriteThenReadPreservesEveryNode) {
   coll.pg_name = "tp0";
   coll.upswitch_algo = "oneshot";
   coll.upswitch_dtype = "bf16";
+  coll.upswitch_protocol = "ll128";
+  coll.upswitch_channels = 4;
   coll.upswitch_pair_bytes = {0, 1 << 19, 1 << 19};
   chakra::Node send;
   send.id = 9;
@@ -319,6 +321,19 @@ TEST(ChakraReplay, MalformedTracesAreOneErrorNamingTheNode) {
   write_raw(dir / "miss.0.et", {raw_coll(1, pb::ALL_REDUCE, 4096, {}), raw_coll(2, pb::ALL_REDUCE, 4096, {1})});
   write_raw(dir / "miss.1.et", {raw_coll(1, pb::ALL_REDUCE, 4096, {})});
   expect_error(dir / "miss", "has no counterpart on rank 1");
+
+  // A protocol or channel count NCCL has not: the attribute named, with what is allowed.
+  pb::Node proto = raw_coll(1, pb::ALL_REDUCE, 4096, {});
+  pb::AttributeProto* pa = proto.add_attr();
+  pa->set_name("upswitch_protocol");
+  pa->set_string_val("fast");
+  write_raw(dir / "proto.0.et", {proto});
+  write_raw(dir / "proto.1.et", {proto});
+  expect_error(dir / "proto", "upswitch_protocol = 'fast': expected auto, simple, ll128 or ll");
+  pb::Node chans = raw_coll(1, pb::ALL_REDUCE, 4096, {});
+  raw_attr_i64(chans, "upswitch_channels", 65);
+  write_raw(dir / "chans.0.et", {chans});
+  expect_error(dir / "chans", "attribute 'upswitch_channels' = 65: expected 0 (auto) .. 64");
 
   write_raw(dir / "red.0.et", {raw_coll(1, pb::REDUCE, 4096, {})});
   expect_error(dir / "red", "comm_type REDUCE: not modelled");

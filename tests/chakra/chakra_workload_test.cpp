@@ -67,6 +67,36 @@ TEST(ChakraWorkload, TpWorkloadReplaysInTheTimeItRan) {
   expect_round_trip(cfg, "tp");
 }
 
+// What the workload was given beyond the algorithm (tp.protocol, tp.channels, as NCCL_PROTO and a
+// channel count) travels in upswitch_protocol and upswitch_channels and runs again at replay,
+// where the replay would otherwise choose both itself.
+TEST(ChakraWorkload, ForcedProtocolAndChannelsRunAgainAtReplay) {
+  const config::Config cfg = make_txn_config({{"switch.ports", "8"}, {"tl.address_cache_entries", "0"}, {"workload.kind", "tp"},
+                                              {"tp.algo", "ring"}, {"tp.protocol", "ll"}, {"tp.channels", "3"},
+                                              {"tp.group_size", "4"}, {"tp.hidden", "2048"}, {"tp.seq_len", "128"},
+                                              {"tp.layers", "1"}, {"tp.compute_us", "2"}});
+  const chakra::ChakraTrace c = chakra::workload_chakra(cfg, "unused");
+  int colls = 0;
+  for (const chakra::Node& n : c.ranks[0].nodes)
+    if (n.type == chakra::NodeType::kCommColl) {
+      ++colls;
+      EXPECT_EQ(n.upswitch_protocol, "ll");
+      EXPECT_EQ(n.upswitch_channels, 3);
+    }
+  EXPECT_GT(colls, 0);
+  const top::ReplayResult r = top::replay_trace(cfg, chakra::to_trace(c));
+  int replayed = 0;
+  for (const top::ReplayRow& row : r.rows) {
+    if (row.op == "compute") continue;
+    ++replayed;
+    EXPECT_EQ(row.algorithm, "ring") << row.id;
+    EXPECT_EQ(row.protocol, "ll") << row.id;
+    EXPECT_EQ(row.channels, 3) << row.id;
+  }
+  EXPECT_EQ(replayed, 2 * colls);  // both groups
+  expect_round_trip(cfg, "tp-ll");
+}
+
 TEST(ChakraWorkload, MoeWorkloadWithSkewedExpertsReplaysInTheTimeItRan) {
   // Zipf gating: ranks send different amounts, carried in upswitch_pair_bytes.
   const config::Config cfg = make_txn_config({{"switch.ports", "8"}, {"tl.address_cache_entries", "0"}, {"workload.kind", "moe"}, {"moe.tokens", "64"},
