@@ -130,13 +130,11 @@ void AcceleratorEndpoints::release_rx_packet(uint32_t bh) {
 
 // Executes one request on this endpoint's memory in admission order (so atomics are atomic and
 // same-address requests take effect in the order they arrived) and turns the message into its
-// response, which is ready after the memory's serialisation and access latency. Time at the memory
-// counts in k-ths of a cycle for an endpoint with k ports (so it may start up to k accesses per
-// cycle, one per port, within its bandwidth); with one port:
-//   start = max(t, memory free), memory free = start + ceil(len / mem_bytes_per_cycle),
-//   ready = start + ceil(len / mem_bytes_per_cycle) + mem_latency_cycles.
-// With k ports, in k-ths: start = max(t k, free), free = start + ceil(len k / mem_bytes_per_cycle),
-// ready = ceil(free / k) + mem_latency_cycles.
+// response, which is ready after the memory's serialisation and access latency. The memory is a
+// bandwidth: its time counts in bytes (mem_bytes_per_cycle to a cycle), so accesses smaller than a
+// cycle's worth share that cycle, whichever port they came in on:
+//   start = max(t x mem_bytes_per_cycle, memory free), memory free = start + len,
+//   ready = ceil(memory free / mem_bytes_per_cycle) + mem_latency_cycles.
 void AcceleratorEndpoints::execute(int p, uint32_t h, int local, uint64_t t) {  // p: the endpoint
   Node& port = nodes_[static_cast<size_t>(p)];
   tl::Message& m = msgs_[h];
@@ -151,12 +149,11 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, int local, uint64_t t) {  
   } else if (m.op == tl::Opcode::kReduce && !tl::red_supported(m.rtype, m.rop)) {
     m.status = tl::Status::kUnsupported;
   }
-  uint64_t ser = 0;
+  uint64_t ser = 0;  // bytes the memory moves
   if (m.status == tl::Status::kOkay) {
     if (observer_)
       observer_->executed(p, m, observer_->wants_memory_before() ? port.memory.peek(off, static_cast<uint64_t>(m.len)) : nullptr);
-    const auto bpc = static_cast<uint64_t>(ap_.mem_bytes_per_cycle);
-    ser = (m.len * static_cast<uint64_t>(port.nports) + bpc - 1) / bpc;
+    ser = static_cast<uint64_t>(m.len);
     // A synthetic read or write nobody looks at (m.no_data) takes the same time but moves no bytes.
     if (!m.no_data) switch (m.op) {
       case tl::Opcode::kRead:
@@ -188,10 +185,10 @@ void AcceleratorEndpoints::execute(int p, uint32_t h, int local, uint64_t t) {  
   m.compressed = ap_.compression;
   m.executed = t;
   parts_[0].last_progress = t;  // (accelerators are part 0's)
-  const auto k = static_cast<uint64_t>(port.nports);
-  const uint64_t start = std::max(t * k, port.mem_free_at);
+  const auto bpc = static_cast<uint64_t>(ap_.mem_bytes_per_cycle);
+  const uint64_t start = std::max(t * bpc, port.mem_free_at);
   port.mem_free_at = start + ser;
-  const uint64_t done = (port.mem_free_at + k - 1) / k;
+  const uint64_t done = (port.mem_free_at + bpc - 1) / bpc;
   port.pipeline.push({done + static_cast<uint64_t>(ap_.mem_latency_cycles), queued(h), m.port});
   refresh_node_due(p);
 }

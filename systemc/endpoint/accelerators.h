@@ -302,7 +302,7 @@ class AcceleratorEndpoints {
     TagTimer timer;                  // completion-timeout deadlines of the tags in flight
     Ring<uint32_t> admit;            // request bundles waiting for the completer (any port)
     tl::SparseMemory memory;
-    uint64_t mem_free_at = 0;  // in k-ths of a cycle, k = nports (accel_completer.cpp)
+    uint64_t mem_free_at = 0;  // in bytes, mem_bytes_per_cycle to a cycle (accel_completer.cpp)
     int completer_busy = 0;
     int completer_room = 0;  // accel.completer_queue x ports
     int admit_taken = 0;  // engine unit: requests of the front admitted packet given contexts

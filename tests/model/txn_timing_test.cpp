@@ -102,6 +102,31 @@ TEST(TxnZeroLoad, MultiRequestTransferPacksQueuedResponses) {
   }
 }
 
+// The memory is a bandwidth (doc/transactions.md "Completer"): writes that together move less
+// than a cycle's bytes finish on the same cycle. A 1 KiB WriteFull on one VC is four 256 B
+// requests issued on consecutive cycles: the first leaves alone (1 control half + 8 data halves =
+// 5 flits), the other three queue behind it and leave as one packet of 13 flits (as the read's
+// responses above), so the second packet's tail reaches the completer 17 cycles after the first's
+// head, at base + 17. Its three writes, 768 B against 2048 B a cycle, are all done one cycle later
+// and their three responses are ready together at base + 18 + 50: they leave in one 1-flit packet
+// and arrive base later. A memory that took a cycle per access would answer them on three cycles,
+// in three packets, and the transfer would end two cycles later (94).
+TEST(TxnZeroLoad, SmallWritesShareAMemoryCycle) {
+  const Pipe p{3, 2, 1, 1, 2};
+  const int mem_lat = 50;
+  auto f = std::make_unique<top::TxnFabric>(make_txn_config(pipe_sets(p, mem_lat, 2048, 1)), false);
+  TransferRequest r;
+  r.op = Opcode::kWriteFull;
+  r.addr = f->endpoints().address_map().window_base(5);
+  r.bytes = 1024;
+  EXPECT_EQ(one_transfer(*f, r), static_cast<uint64_t>(2 * p.base() + 17 + 1 + mem_lat));  // 92
+  const auto& res = f->endpoints().result();
+  EXPECT_EQ(res.window_packets[0], 2u);  // requests
+  EXPECT_EQ(res.window_flits[0], 18u);
+  EXPECT_EQ(res.window_packets[1], 2u);  // responses: the first write's, then the other three's
+  EXPECT_EQ(res.window_flits[1], 2u);
+}
+
 // Protocol efficiency of a long stream of 256 B writes from one endpoint to another, one VC,
 // one request per cycle: the first packet carries one (uncompressed: address-cache miss) message;
 // every later one packs as many as its control half-flit holds, since the queue stays longer.
