@@ -65,56 +65,67 @@ void set_bandwidth(const PlannerTable& t, int ranks, AstraDim& d) {
 }
 
 // Latency carries the ring's per-step cost: ASTRA-sim's ring over the dimension runs the steps
-// of ours (all-reduce 2(N-1), reduce-scatter and all-gather N-1), each a send of size / N, so its
-// time is steps x 2 x latency + size x steps / N / bandwidth: an α-β line whose α is steps x 2 x
-// latency. The latency is therefore the α of the ring's own α-β fit (top/table_fits.h, the piece
-// that covers the largest size) over 2 x steps, from the first of ring all-reduce, reduce-scatter
-// and all-gather measured at N ranks at two sizes or more. With one size only: that row's step
-// less its send's serialization at the bandwidth, over the step's two hops (not below 0).
+// of ours (all-reduce 2(N-1), reduce-scatter and all-gather N-1), each a send of size / N, so it
+// predicts time(size) = steps x 2 x latency + size x steps / N / bandwidth, with the bandwidth
+// above. The latency is the one that brings those predictions closest to the measured ring, by
+// least squares in relative error, over the sizes where the ring is one α-β line: those of the
+// ring's fit piece that covers its largest size (top/table_fits.h); the forced ring rows of the
+// first of all-reduce, reduce-scatter and all-gather measured at N ranks, in the largest row's
+// protocol:
+//   a = sum_i (T_i - b_i) / T_i^2 / sum_i 1 / T_i^2,  latency = max(0, a / (2 steps)),
+// T_i the measured time and b_i = size_i x steps / N / bandwidth. With one size this is that row's
+// step less its send's serialization, over the step's two hops. Not the piece's α itself: that α
+// goes with the piece's β, not with the file's bandwidth, and moves by several times when a few
+// percent of time moves a size from one piece to the next (doc/workloads.md, "ASTRA-sim").
 int ring_steps(coll::Collective c, int n) { return c == coll::Collective::kAllReduce ? 2 * (n - 1) : n - 1; }
 
 bool set_step_latency(const PlannerTable& t, int ranks, AstraDim& d) {
   using json = nlohmann::ordered_json;
   if (d.bandwidth_gbps <= 0 || ranks < 2) return false;
-  const std::vector<TableFit> fits = coll_fits(t.coll);
   for (coll::Collective c : {coll::Collective::kAllReduce, coll::Collective::kReduceScatter, coll::Collective::kAllGather}) {
-    const CollRow* r = largest_row(t.coll, c, coll::Algorithm::kRing, ranks);
-    if (!r) continue;
+    const CollRow* last = largest_row(t.coll, c, coll::Algorithm::kRing, ranks);
+    if (!last) continue;
     const int steps = ring_steps(c, ranks);
-    const TableFit* piece = nullptr;
-    for (const TableFit& f : fits)
-      if (f.operation == coll::collective_name(c) && f.algorithm == "ring" && f.ranks == ranks &&
-          f.fit.max_bytes >= static_cast<double>(r->bytes))
-        piece = &f;
-    char buf[320];
-    if (piece) {
-      d.latency_ns = piece->fit.alpha * 1000.0 / (2.0 * steps);
-      d.latency_source = json{{"kind", "coll_fit"},
-                              {"collective", coll::collective_name(c)},
-                              {"algorithm", "ring"},
-                              {"ranks", ranks},
-                              {"min_bytes", piece->fit.min_bytes},
-                              {"max_bytes", piece->fit.max_bytes},
-                              {"alpha_us", piece->fit.alpha},
-                              {"steps", steps}};
-      std::snprintf(buf, sizeof buf, "fits.csv %s ring, %d ranks, %.0f..%.0f B: alpha %.4f us over 2 x %d steps",
-                    coll::collective_name(c), ranks, piece->fit.min_bytes, piece->fit.max_bytes, piece->fit.alpha, steps);
-    } else {
-      const double step_ns = r->time_us * 1000.0 / steps;
-      const double send_bytes = static_cast<double>(r->bytes) / ranks;
-      const double serial_ns = send_bytes / d.bandwidth_gbps;  // GB/s = B/ns
-      d.latency_ns = std::max(0.0, (step_ns - serial_ns) / 2.0);
-      d.latency_source = json{{"kind", "coll"},
-                              {"collective", coll::collective_name(c)},
-                              {"algorithm", "ring"},
-                              {"ranks", ranks},
-                              {"bytes", r->bytes},
-                              {"time_us", r->time_us},
-                              {"steps", steps}};
-      std::snprintf(buf, sizeof buf, "%s: %.4f us over %d steps of %.0f B, each less its send's %.1f ns at the "
-                    "bandwidth, over 2 hops (one size measured)", coll_row_words(*r).c_str(), r->time_us, steps,
-                    send_bytes, serial_ns);
+    double lo = 0, hi = static_cast<double>(last->bytes);
+    for (const TableFit& f : coll_fits(t.coll))
+      if (f.operation == coll::collective_name(c) && f.algorithm == "ring" && f.ranks == ranks && f.fit.max_bytes >= hi &&
+          f.fit.min_bytes <= hi)
+        lo = f.fit.min_bytes;
+    double num = 0, den = 0, worst = 0;
+    json sizes = json::array();
+    std::vector<const CollRow*> used;
+    for (const CollRow& r : t.coll.rows) {
+      if (r.chosen || r.coll != c || r.algo != coll::Algorithm::kRing || r.ranks != ranks || r.protocol != last->protocol ||
+          r.time_us <= 0 || static_cast<double>(r.bytes) < lo)
+        continue;
+      const double ns = r.time_us * 1000.0;
+      const double serial_ns = static_cast<double>(r.bytes) * steps / ranks / d.bandwidth_gbps;  // GB/s = B/ns
+      num += (ns - serial_ns) / (ns * ns);
+      den += 1.0 / (ns * ns);
+      sizes.push_back(r.bytes);
+      used.push_back(&r);
     }
+    const double alpha_ns = std::max(0.0, num / den);
+    d.latency_ns = alpha_ns / (2.0 * steps);
+    for (const CollRow* r : used) {
+      const double ns = r->time_us * 1000.0;
+      const double pred = alpha_ns + static_cast<double>(r->bytes) * steps / ranks / d.bandwidth_gbps;
+      worst = std::max(worst, std::abs(pred / ns - 1.0));
+    }
+    d.latency_source = json{{"kind", "coll"},
+                            {"collective", coll::collective_name(c)},
+                            {"algorithm", "ring"},
+                            {"protocol", coll::protocol_name(last->protocol)},
+                            {"ranks", ranks},
+                            {"bytes", sizes},
+                            {"steps", steps},
+                            {"max_relative_error", worst}};
+    char buf[320];
+    std::snprintf(buf, sizeof buf, "%s ring (%s), %d ranks, %zu sizes %.0f..%llu B (the fit piece of the largest): "
+                  "the latency whose %d steps x 2 hops plus each size's sends at the bandwidth fit the measured times "
+                  "best (least squares, relative; worst %.1f%%)", coll::collective_name(c),
+                  coll::protocol_name(last->protocol), ranks, used.size(), lo,
+                  static_cast<unsigned long long>(last->bytes), steps, 100.0 * worst);
     d.latency_from = buf;
     return true;
   }
