@@ -82,14 +82,15 @@ int ring_steps(coll::Collective c, int n) { return c == coll::Collective::kAllRe
 bool set_step_latency(const PlannerTable& t, int ranks, AstraDim& d) {
   using json = nlohmann::ordered_json;
   if (d.bandwidth_gbps <= 0 || ranks < 2) return false;
+  const std::vector<TableFit> fits = coll_fits(t.coll);
   for (coll::Collective c : {coll::Collective::kAllReduce, coll::Collective::kReduceScatter, coll::Collective::kAllGather}) {
     const CollRow* last = largest_row(t.coll, c, coll::Algorithm::kRing, ranks);
     if (!last) continue;
     const int steps = ring_steps(c, ranks);
-    double lo = 0, hi = static_cast<double>(last->bytes);
-    for (const TableFit& f : coll_fits(t.coll))
-      if (f.operation == coll::collective_name(c) && f.algorithm == "ring" && f.ranks == ranks && f.fit.max_bytes >= hi &&
-          f.fit.min_bytes <= hi)
+    double lo = 0;  // the smallest size of the fit piece that covers the largest
+    for (const TableFit& f : fits)
+      if (f.operation == coll::collective_name(c) && f.algorithm == "ring" && f.ranks == ranks &&
+          f.fit.min_bytes <= static_cast<double>(last->bytes) && f.fit.max_bytes >= static_cast<double>(last->bytes))
         lo = f.fit.min_bytes;
     double num = 0, den = 0, worst = 0;
     json sizes = json::array();
