@@ -92,26 +92,27 @@ bool set_step_latency(const PlannerTable& t, int ranks, AstraDim& d) {
       if (f.operation == coll::collective_name(c) && f.algorithm == "ring" && f.ranks == ranks &&
           f.fit.min_bytes <= static_cast<double>(last->bytes) && f.fit.max_bytes >= static_cast<double>(last->bytes))
         lo = f.fit.min_bytes;
-    double num = 0, den = 0, worst = 0;
-    json sizes = json::array();
+    // The sends' time at the bandwidth (GB/s = B/ns) and the measured time of a row, in ns.
+    auto sends_ns = [&](const CollRow& r) { return static_cast<double>(r.bytes) * steps / ranks / d.bandwidth_gbps; };
+    auto time_ns = [](const CollRow& r) { return r.time_us * 1000.0; };
     std::vector<const CollRow*> used;
+    double num = 0, den = 0;
     for (const CollRow& r : t.coll.rows) {
       if (r.chosen || r.coll != c || r.algo != coll::Algorithm::kRing || r.ranks != ranks || r.protocol != last->protocol ||
           r.time_us <= 0 || static_cast<double>(r.bytes) < lo)
         continue;
-      const double ns = r.time_us * 1000.0;
-      const double serial_ns = static_cast<double>(r.bytes) * steps / ranks / d.bandwidth_gbps;  // GB/s = B/ns
-      num += (ns - serial_ns) / (ns * ns);
-      den += 1.0 / (ns * ns);
-      sizes.push_back(r.bytes);
+      num += (time_ns(r) - sends_ns(r)) / (time_ns(r) * time_ns(r));
+      den += 1.0 / (time_ns(r) * time_ns(r));
       used.push_back(&r);
     }
+    if (used.empty()) continue;  // (only a ring timed at 0 us)
     const double alpha_ns = std::max(0.0, num / den);
     d.latency_ns = alpha_ns / (2.0 * steps);
+    double worst = 0;
+    json sizes = json::array();
     for (const CollRow* r : used) {
-      const double ns = r->time_us * 1000.0;
-      const double pred = alpha_ns + static_cast<double>(r->bytes) * steps / ranks / d.bandwidth_gbps;
-      worst = std::max(worst, std::abs(pred / ns - 1.0));
+      worst = std::max(worst, std::abs((alpha_ns + sends_ns(*r)) / time_ns(*r) - 1.0));
+      sizes.push_back(r->bytes);
     }
     d.latency_source = json{{"kind", "coll"},
                             {"collective", coll::collective_name(c)},
@@ -125,7 +126,7 @@ bool set_step_latency(const PlannerTable& t, int ranks, AstraDim& d) {
     std::snprintf(buf, sizeof buf, "%s ring (%s), %d ranks, %zu sizes %.0f..%llu B (the fit piece of the largest): "
                   "the latency whose %d steps x 2 hops plus each size's sends at the bandwidth fit the measured times "
                   "best (least squares, relative; worst %.1f%%)", coll::collective_name(c),
-                  coll::protocol_name(last->protocol), ranks, used.size(), lo,
+                  coll::protocol_name(last->protocol), ranks, used.size(), static_cast<double>(used.front()->bytes),
                   static_cast<unsigned long long>(last->bytes), steps, 100.0 * worst);
     d.latency_from = buf;
     return true;
