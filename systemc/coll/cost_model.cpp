@@ -97,7 +97,7 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
   }
 
   std::vector<double> up(static_cast<size_t>(n), 0.0), down(static_cast<size_t>(n), 0.0);
-  std::vector<double> unit_in(static_cast<size_t>(n), 0.0), unit_out(static_cast<size_t>(n), 0.0);
+  double unit_in = 0, unit_out = 0;  // the engine units, shared by every rank (AcceleratorEndpoints::unit_for)
   // Each channel's SM on each rank issues its ops one after another, at its rate.
   std::vector<double> sm(plans.size() * static_cast<size_t>(n), 0.0);
   using Item = std::tuple<double, int>;  // (ready, op): ops issue in the order they become ready
@@ -162,10 +162,11 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
       const bool load = p.op == tl::Opcode::kRead;
       double sent = std::max(issued, occupy(load ? down[me] : up[me], t, dur));
       for (size_t r = 0; r < up.size(); ++r) sent = std::max(sent, occupy(load ? up[r] : down[r], t, dur));
-      // The engine unit serving the rank takes every member's contribution to a load in through its
-      // port, and sends a store's copy to every member out through it.
-      const double unit_dur = static_cast<double>(n) * wire_bytes(Protocol::kSimple, p.bytes, c, false) / std::max(1e-9, c.unit_bytes_per_cycle);
-      sent = std::max(sent, occupy(load ? unit_in[me] : unit_out[me], t, unit_dur));
+      // The engine units, among which the switch spreads every rank's requests by address, take
+      // every member's contribution to a load in through their ports, and send a store's copy to
+      // every member out through them.
+      const double unit_dur = static_cast<double>(n) * wire_bytes(Protocol::kSimple, p.bytes, c, false) / std::max(1e-9, c.unit_pool_bytes_per_cycle);
+      sent = std::max(sent, occupy(load ? unit_in : unit_out, t, unit_dur));
       o.complete = load ? sent + load_reduce_round_trip(c) : sent + c.hop_cycles + ack_trip;
       o.flag = o.complete;
     }

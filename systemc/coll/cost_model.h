@@ -15,7 +15,8 @@ namespace upswitch::coll {
 
 struct CostParams {
   double link_bytes_per_cycle = 0;  // wire bytes an endpoint moves per cycle and direction (all its links)
-  double unit_bytes_per_cycle = 0;  // the engine units serving an endpoint's multicast requests, together
+  double unit_bytes_per_cycle = 0;  // an endpoint's share of the engine units, when every endpoint uses them
+  double unit_pool_bytes_per_cycle = 0;  // all the engine units an endpoint's multicast requests reach, together
   double hop_cycles = 0;            // S(1): zero-load one-way latency of a one-flit packet
   double flit_bytes = 64;
   // Requests of a stream to one destination that share a packet: four compressed headers fill a

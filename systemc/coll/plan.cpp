@@ -159,36 +159,17 @@ struct Builder {
     }
   }
 
-  // Multicast broadcast (NCCL NVLS broadcast as scatter + all-gather): the root writes rank i's
-  // chunk to rank i, slice by slice, round-robin over the ranks, each round followed by the
-  // multicast store of its own chunk's slice; each other rank multicast-stores each slice of its
-  // chunk once it has landed (its flag). Every link then carries about the buffer once, where the
-  // root storing everything itself would send it through its one engine unit N times.
+  // Multicast broadcast: the root multicast-stores the buffer slice by slice, and the switch
+  // replicates every store to each member (the root included). Every link then carries the buffer
+  // once: the root's uplink and each member's downlink. The engine spreads the root's stores over
+  // all the switch's units by address (AcceleratorEndpoints::unit_for), so no one unit sends
+  // every copy.
   void multicast_broadcast() {
-    const int r = s.root;
-    auto store = [&](int i, int j) {
-      const uint64_t off = begin(i) + slice_off(j);
-      PlanOp st = transfer(i, tl::Opcode::kWrite, -1, l.out + off, (i == r ? l.in : l.out) + off, slice_len(size(i), j));
+    for (int j = 0; j < slices(s.bytes); ++j) {
+      PlanOp st = transfer(s.root, tl::Opcode::kWrite, -1, l.out + slice_off(j), l.in + slice_off(j), slice_len(s.bytes, j));
       st.mc = true;
-      if (i != r) st.wait_flag = j;
       add(st);
-    };
-    uint64_t max_chunk = 0;
-    for (int c = 0; c < n; ++c) max_chunk = std::max(max_chunk, size(c));
-    for (int j = 0; j < slices(max_chunk); ++j) {
-      for (int d = 1; d < n; ++d) {
-        const int i = (r + d) % n;
-        const uint64_t len = slice_len(size(i), j);
-        if (len == 0) continue;
-        PlanOp p = transfer(r, tl::Opcode::kWrite, i, l.out + begin(i) + slice_off(j), l.in + begin(i) + slice_off(j), len);
-        p.notify_peer = i;
-        p.notify_flag = j;
-        add(p);
-      }
-      if (slice_len(size(r), j) > 0) store(r, j);
     }
-    for (int d = 1; d < n; ++d)
-      for (int j = 0; j * slice < size((r + d) % n); ++j) store((r + d) % n, j);
   }
 
   // NCCL NVLS: each rank load-reduces its chunk through the engine (the reduced data lands in its

@@ -309,8 +309,9 @@ std::vector<ParamSpec> build_table() {
                          "Synthetic transaction mixes never use it and run without it."));
   t.push_back(int_param("reduce.units", [](Config& c) -> int& { return c.accel.reduce.units; }, 0, 0, 1024, "units",
                         "Engine units in every switch that accelerators attach to, each attached to the crossbar "
-                        "like a port (one flit per cycle each way); that switch's k-th accelerator port sends its "
-                        "multicast requests to unit k mod units. 0 = one per accelerator port of the switch."));
+                        "like a port (one flit per cycle each way); the multicast requests entering the switch "
+                        "are spread over its units by address, 1 KiB runs of each port's stream in turn "
+                        "(doc/reduction.md). 0 = one per accelerator port of the switch."));
   t.push_back(int_param("reduce.contexts", [](Config& c) -> int& { return c.accel.reduce.contexts; }, 256, 1, 65535,
                         "contexts",
                         "Multicast operations (one request of up to 256 B each) a unit holds at once, from accepting "

@@ -74,12 +74,30 @@ void AcceleratorEndpoints::generate(int p, uint64_t t) {
 // own stream, as if that port were an endpoint of its own. One region: one VC; one port: the
 // plain region index.
 int AcceleratorEndpoints::region_vc(int nports, uint64_t addr) const {
+  return static_cast<int>(stream_region(nports, addr) % static_cast<uint64_t>(inject_vcs_));
+}
+
+// The index of addr's 256 B region within its port's own stream (region_vc).
+uint64_t AcceleratorEndpoints::stream_region(int nports, uint64_t addr) const {
   uint64_t r = addr >> 8;
   if (nports > 1) {
     const uint64_t per = std::max<uint64_t>(1, static_cast<uint64_t>(interleave_bytes_) >> 8);  // regions per stripe
     r = r / per / static_cast<uint64_t>(nports) * per + r % per;
   }
-  return static_cast<int>(r % static_cast<uint64_t>(inject_vcs_));
+  return r;
+}
+
+// A multicast request goes to an engine unit of the switch it enters, by address: the k-th
+// accelerator port of the switch sends run r of its own stream (kMulticastRun regions) to unit
+// (k + r) mod units. So one requester's stream is spread over all the switch's units (the
+// replication of one rank's stores is not bound by one unit's port), ranks working at the same
+// offsets of their chunks use different units, and one region of one requester always takes one
+// unit (doc/reduction.md, "Which unit serves a request").
+int AcceleratorEndpoints::unit_for(int port, uint64_t addr) const {
+  if (engine_unit_.empty() || engine_unit_[static_cast<size_t>(port)] < 0) return -1;
+  const uint64_t run = stream_region(ports_in_service(ports_[port].owner), addr) / kMulticastRun;
+  const auto q = static_cast<size_t>(port);
+  return engine_unit_[q] + static_cast<int>((static_cast<uint64_t>(engine_slot_[q]) + run) % static_cast<uint64_t>(engine_units_[q]));
 }
 
 // The port an address's stripe of endpoint.interleave_bytes takes among the node's ports.
@@ -188,13 +206,15 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
 
   // A multicast address goes to an engine unit of the switch the request enters (a decode error
   // when there is none). Its port follows the address, whichever endpoint.port_select says, so
-  // one 256 B region of a group window always takes one port and one unit (doc/reduction.md).
+  // one 256 B region of a group window always takes one port and one unit (doc/reduction.md);
+  // a run of kMulticastRun regions takes one unit and one VC, so its requests share packets and
+  // the unit's copies of them to one member can too.
   int owner = map_.owner(addr);
   int out = -1;
   if (owner < 0 && map_.group(addr) >= 0 && !engine_unit_.empty()) {
     m.mc = true;
     out = address_port(port, addr);
-    owner = engine_unit_[static_cast<size_t>(out)];
+    owner = unit_for(out, addr);
   }
   tl::Status st = tl::check_request(m);
   if (st == tl::Status::kOkay && owner < 0) st = tl::Status::kDecodeError;
@@ -206,7 +226,10 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
     return;
   }
   m.dst = static_cast<uint16_t>(owner);
-  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0 : region_vc(ports_in_service(p), addr));
+  m.vc = static_cast<uint8_t>(ap_.strict_order ? 0
+                              : m.mc ? static_cast<int>(stream_region(ports_in_service(p), addr) / kMulticastRun %
+                                                         static_cast<uint64_t>(inject_vcs_))
+                                     : region_vc(ports_in_service(p), addr));
   if (out < 0) out = select_port(p, m);
   m.compressed = ap_.compression && tl::compressible(m) && ports_[out].cache.access(addr);
   enqueue(out, lane_of(0, m.vc), h);

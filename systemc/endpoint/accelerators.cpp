@@ -19,6 +19,8 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
       interleave_bytes_(std::max(1, layout.interleave_bytes)),
       inject_vcs_(layout.inject_vcs > 0 ? layout.inject_vcs : lanes.vcs),
       engine_unit_(layout.engine_unit),
+      engine_units_(layout.engine_units),
+      engine_slot_(layout.engine_slot),
       tree_(layout.engine_tree),
       synthetic_(workload != nullptr),
       wl_(workload ? *workload : TxnWorkload{}),
@@ -109,10 +111,12 @@ AcceleratorEndpoints::AcceleratorEndpoints(const AccelParams& ap, const LaneLayo
     node.timer.reset(tags);
     node.completer_room = ap.completer_queue * node.nports;
   }
-  if (!engine_unit_.empty() && engine_unit_.size() != ports_.size())
-    throw std::logic_error("AcceleratorEndpoints: AccelPorts::engine_unit needs one entry per port");
-  for (int u : engine_unit_)
-    if (u != -1 && (u < nacc_ || u >= n_)) throw std::logic_error("AcceleratorEndpoints: engine_unit names no engine unit");
+  if (!engine_unit_.empty() &&
+      (engine_unit_.size() != ports_.size() || engine_units_.size() != ports_.size() || engine_slot_.size() != ports_.size()))
+    throw std::logic_error("AcceleratorEndpoints: AccelPorts::engine_unit, engine_units and engine_slot need one entry per port");
+  for (size_t q = 0; q < engine_unit_.size(); ++q)
+    if (engine_unit_[q] != -1 && (engine_units_[q] < 1 || engine_unit_[q] < nacc_ || engine_unit_[q] + engine_units_[q] > n_))
+      throw std::logic_error("AcceleratorEndpoints: engine_unit names no engine unit");
   result_.ports.resize(static_cast<size_t>(n_));
   result_.port_window_flits.assign(ports_.size(), 0);
   if (synthetic_ && window_begin_ == 0) advance_phase(0);

@@ -80,9 +80,13 @@ struct AccelPorts {
   traffic::PortSelect select = traffic::PortSelect::kAddress;
   int interleave_bytes = 256;  // select = address: bytes of a window on one port before the next
   int inject_vcs = 0;          // VCs per message class a request may take (the lower class with datelines); 0 = all
-  // Per port: the engine unit (an endpoint id) that serves the multicast requests leaving on it,
-  // -1 = none; empty = no reduction engine.
+  // Per port: the engine units that serve the multicast requests leaving on it, those of the
+  // switch at its other end: endpoint ids engine_unit[port] .. engine_unit[port] +
+  // engine_units[port] - 1 (-1 and 0 = none), and the port's place among that switch's
+  // accelerator ports (engine_slot); all empty = no reduction engine.
   std::vector<int> engine_unit;
+  std::vector<int> engine_units;
+  std::vector<int> engine_slot;
   // Two tiers: the units' levels (engine_tree.h); empty = every unit reaches every member itself.
   EngineTree engine_tree;
   // Per engine unit: its contexts (a topology file's reduce_contexts); empty or 0 = reduce.contexts.
@@ -162,11 +166,12 @@ class AcceleratorEndpoints {
   }
   int accelerators() const { return nacc_; }
   int engine_units() const { return n_ - nacc_; }
-  // The engine unit that serves the multicast requests leaving on endpoint port `port` (an
-  // endpoint id), or -1.
-  int unit_of_port(int port) const {
-    return engine_unit_.empty() ? -1 : engine_unit_[static_cast<size_t>(port)];
-  }
+  // The engine unit (an endpoint id) that serves a multicast request to group address `addr`
+  // leaving on endpoint port `port`, or -1: the unit its run of kMulticastRun 256 B regions of
+  // the port's own stream maps to among the units of the switch at the port's other end.
+  int unit_for(int port, uint64_t addr) const;
+  // 256 B regions of a group window that go to one engine unit on one VC (doc/reduction.md).
+  static constexpr uint64_t kMulticastRun = 4;
   // faults.switch_down: the engine tree stops sending to switch `sw`'s units from cycle `at`.
   void engine_switch_out(int sw, uint64_t at);
   tl::SparseMemory& memory(int e) { return nodes_[static_cast<size_t>(e)].memory; }
@@ -336,6 +341,7 @@ class AcceleratorEndpoints {
   int select_live_port(Node& node, int e, const tl::Message& m);
   int address_port(const Node& node, uint64_t addr) const;
   int region_vc(int nports, uint64_t addr) const;
+  uint64_t stream_region(int nports, uint64_t addr) const;
   void fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len);
   static uint8_t line_flag_halves(const TransferRequest& r, uint64_t offset, uint64_t len);
   void complete_request(int p, uint32_t h, uint64_t t);
@@ -454,7 +460,7 @@ class AcceleratorEndpoints {
   traffic::PortSelect select_;
   int interleave_bytes_;
   int inject_vcs_;
-  std::vector<int> engine_unit_;  // AccelPorts::engine_unit
+  std::vector<int> engine_unit_, engine_units_, engine_slot_;  // AccelPorts::engine_unit, engine_units, engine_slot
   EngineTree tree_;               // AccelPorts::engine_tree
   tl::AddressMap map_;
   bool synthetic_;

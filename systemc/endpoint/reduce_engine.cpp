@@ -20,10 +20,6 @@
 #include "tl/reduce_alu.h"
 
 namespace upswitch::endpoint {
-namespace {
-constexpr uint64_t kTreeRun = 4;
-}  // namespace
-
 int AcceleratorEndpoints::define_group(const std::vector<int>& members) {
   if (members.empty()) throw std::invalid_argument("multicast group: no members");
   std::vector<uint16_t> m;
@@ -101,17 +97,19 @@ uint16_t AcceleratorEndpoints::engine_fan_out(int p, uint16_t c, uint32_t h, uin
     engine_send(p, c, h, member, map_.window_base(member) + offset, -1, t);
     ++sent;
   };
-  if (tree_.empty()) {
-    for (uint16_t member : members) to_member(member);
+  if (tree_.empty()) {  // each run starts at another member, so units serving one requester's
+                        // consecutive runs do not all send to the same member first
+    const size_t first = static_cast<size_t>(offset / (256 * kMulticastRun) % members.size());
+    for (size_t i = 0; i < members.size(); ++i) to_member(members[(first + i) % members.size()]);
     return sent;
   }
   const auto u = static_cast<size_t>(p - nacc_);
   const int sw = tree_.unit_switch[u];
   const int pl = tree_.plane[static_cast<size_t>(sw)];
-  // Runs of kTreeRun 256 B regions (the ordering unit, doc/transactions.md) take one path and one
+  // Runs of kMulticastRun 256 B regions (the ordering unit, doc/transactions.md) take one path and one
   // VC, so a unit's messages to one next unit queue on one lane together and share packets
   // (4 x 256 B of data: 17 flits rather than 20).
-  const uint64_t region = offset / (256 * kTreeRun);
+  const uint64_t region = offset / (256 * kMulticastRun);
   const int run_vc = ap_.strict_order ? 0 : static_cast<int>(region % static_cast<uint64_t>(inject_vcs_));
   switch (tree_.role[u]) {
     case EngineTree::kLeaf: {  // the requester's leaf: its own members, one spine for the others

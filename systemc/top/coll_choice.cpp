@@ -15,11 +15,12 @@ coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& 
   const double flit_rate = cfg.flit_bytes * cfg.clock_ghz;  // GB/s of one flit per cycle
   double flits = 0;
   int latency = cfg.link_latency_cycles;
-  // Accelerator ports per switch: a switch's engine units serve them (k-th port -> unit k mod units).
+  // Accelerator ports per switch: a switch's engine units serve them all, by address.
   std::vector<int> accel_ports(static_cast<size_t>(t.num_switches()), 0);
   for (const network::LinkSpec& l : t.links)
     if (!l.inter_switch()) ++accel_ports[static_cast<size_t>(l.a.is_switch ? l.a.id : l.b.id)];
-  double unit_flits = 0;
+  double unit_flits = 0, pool_flits = 0;
+  std::vector<int> seen;  // the endpoint's switches
   const auto& links = t.endpoint_port_link[static_cast<size_t>(e)];
   for (size_t k = 0; k < links.size(); ++k) {
     const network::LinkSpec& l = t.links[static_cast<size_t>(links[k])];
@@ -30,11 +31,16 @@ coll::CostParams cost_params(const config::Config& cfg, const std::vector<int>& 
     const int units = given >= 0 ? given : cfg.accel.reduce.units;
     const int ports = std::max(1, accel_ports[static_cast<size_t>(sw)]);
     unit_flits += units == 0 ? 1.0 : std::min(1.0, static_cast<double>(units) / ports);  // a unit moves a flit a cycle
+    if (std::find(seen.begin(), seen.end(), sw) == seen.end()) {  // each switch's units once
+      seen.push_back(sw);
+      pool_flits += units == 0 ? ports : units;
+    }
   }
   coll::CostParams c;
   c.flit_bytes = cfg.flit_bytes;
   c.link_bytes_per_cycle = flits * cfg.flit_bytes;
   c.unit_bytes_per_cycle = unit_flits * cfg.flit_bytes;
+  c.unit_pool_bytes_per_cycle = pool_flits * cfg.flit_bytes;
   // The switch's zero-load latency of one flit, with the endpoint's own link latency (a topology
   // file's links may differ from link.latency_cycles).
   c.hop_cycles = static_cast<double>(zero_load_latency_cycles(cfg, 1)) + 2.0 * (latency - cfg.link_latency_cycles);

@@ -30,12 +30,14 @@ namespace {
 // units in every switch that accelerators attach to (0: one per accelerator port of that
 // switch), each an endpoint of its own behind an extra switch port, on an internal link of one
 // flit per cycle and one cycle each way. An accelerator port's multicast requests go to a unit of
-// the switch at the port's other end, the k-th accelerator port of that switch to its unit k mod
-// units. With `tree` (two tiers, reduce.hierarchy = tree; endpoint/engine_tree.h) every leaf gets
+// the switch at the port's other end, spread over its units by address from the port's own
+// (AcceleratorEndpoints::unit_for). With `tree` (two tiers, reduce.hierarchy = tree; endpoint/engine_tree.h) every leaf gets
 // as many units again to serve the spines, and every spine `reduce.units` (0: one per port).
 struct EnginePlacement {
   network::Topology topo;
-  std::vector<int> unit_for_port;  // per accelerator port: the engine unit (endpoint id) serving it
+  std::vector<int> unit_for_port;  // per accelerator port: the first engine unit (endpoint id) serving it
+  std::vector<int> units_for_port;  // per accelerator port: how many, from that one
+  std::vector<int> slot_of_port;    // per accelerator port: its place among its switch's accelerator ports
   std::vector<std::pair<int, int>> unit_at;  // per unit: (switch, port)
   std::vector<int> contexts;                 // per unit: a topology file's reduce_contexts (0: reduce.contexts)
   endpoint::EngineTree tree;
@@ -65,7 +67,7 @@ endpoint::EngineTree tree_frame(const network::Topology& t) {
 }
 
 EnginePlacement place_engine(const network::Topology& base, int units_param, bool enable, bool tree) {
-  EnginePlacement e{base, {}, {}, {}, {}};
+  EnginePlacement e{base, {}, {}, {}, {}, {}, {}};
   if (!enable) return e;
   network::Topology& t = e.topo;
   const int n = t.num_endpoints();
@@ -111,11 +113,19 @@ EnginePlacement place_engine(const network::Topology& base, int units_param, boo
       e.unit_at[u].second = base_port + static_cast<int>(u - before);
   }
   e.unit_for_port.assign(static_cast<size_t>(t.endpoint_ports()), -1);
+  e.units_for_port.assign(static_cast<size_t>(t.endpoint_ports()), 0);
+  e.slot_of_port.assign(static_cast<size_t>(t.endpoint_ports()), 0);
   for (size_t s = 0; s < S; ++s)
-    for (size_t i = 0; i < ports_at[s].size(); ++i)
-      e.unit_for_port[static_cast<size_t>(ports_at[s][i])] = first_unit[s] + static_cast<int>(i) % count[s];
+    for (size_t i = 0; i < ports_at[s].size(); ++i) {
+      const auto port = static_cast<size_t>(ports_at[s][i]);
+      e.unit_for_port[port] = first_unit[s];
+      e.units_for_port[port] = count[s];
+      e.slot_of_port[port] = static_cast<int>(i);
+    }
   network::attach_endpoints(t, at_switch, 1, 1);
   e.unit_for_port.resize(static_cast<size_t>(t.endpoint_ports()), -1);  // the units' own ports
+  e.units_for_port.resize(static_cast<size_t>(t.endpoint_ports()), 0);
+  e.slot_of_port.resize(static_cast<size_t>(t.endpoint_ports()), 0);
   return e;
 }
 
@@ -152,6 +162,8 @@ TxnFabric::TxnFabric(const config::Config& cfg, bool synthetic) : cfg_(cfg) {
   layout.interleave_bytes = cfg_.interleave_bytes;
   layout.inject_vcs = network_->topology().vc_classes == 2 ? cfg_.sw.vcs / 2 : cfg_.sw.vcs;
   layout.engine_unit = engine.unit_for_port;
+  layout.engine_units = engine.units_for_port;
+  layout.engine_slot = engine.slot_of_port;
   layout.engine_tree = engine.tree;
   layout.unit_contexts = engine.contexts;
   for (const auto& [s, q] : engine.unit_at)  // each unit's receive buffer is its own (reduce.rx_shared_flits)

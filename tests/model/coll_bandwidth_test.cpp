@@ -94,8 +94,11 @@ TEST(CollBandwidth, RingReachesNinetyPercentOfThePortDataRate) {
   EXPECT_LE(ring, rate);  // busbw of a ring cannot beat the data rate
 }
 
+// At 4 MiB per rank: at 1 MiB one channel's window of load-reduce round trips binds the in-switch
+// algorithm at 5 ranks (0.975 of the ring since the switch spreads every rank's requests over all
+// its units, doc/reduction.md "Which unit serves a request"; 1.03 before).
 TEST(CollBandwidth, InSwitchGainAppearsFromAboutFiveRanks) {
-  const uint64_t S = 1 << 20;
+  const uint64_t S = 4 << 20;
   std::map<int, double> ratio;
   for (int n : {2, 3, 5, 8}) ratio[n] = busbw(Algorithm::kSwitch, n, S) / busbw(Algorithm::kRing, n, S);
   EXPECT_LT(ratio[2], 0.9) << "2 ranks: a load-reduce round trip costs more than one ring exchange";
@@ -152,15 +155,16 @@ TEST(CollBandwidth, InSwitchOverRingAt72RanksIsAtLeastOnePointEight) {
   EXPECT_GE(bw[2] / bw[0], 1.8) << "switch " << bw[2] << " GB/s, ring " << bw[0] << " GB/s";
 }
 
-// Few reduction contexts: each rank's unit serves its slice's load-reduces and stores one context
-// each, held W cycles (accept -> response ready), so by Little's law the all-reduce takes about
-// (S/N / 256) x (W_load + W_store) / contexts. W comes from one operation of each kind on an idle
+// Few reduction contexts: N units (reduce.units = N), among which the switch spreads every rank's
+// requests, serve the ranks' load-reduces and stores one context each, held W cycles (accept ->
+// response ready), so by Little's law the all-reduce's S/256 loads and S/256 stores take about
+// (S/256) x (W_load + W_store) / (N x contexts) = (S/N / 256) x (W_load + W_store) / contexts. W comes from one operation of each kind on an idle
 // fabric; the collective must fall to that rate within 15%, far below its default bandwidth.
 TEST(CollBandwidth, FewContextsLimitInSwitchBandwidthByLittlesLaw) {
   const int n = 8;
   const uint64_t S = 1 << 20;
   for (int contexts : {2, 4}) {
-    const config::Config cfg = make_txn_config({{"reduce.contexts", std::to_string(contexts)}});
+    const config::Config cfg = make_txn_config({{"reduce.contexts", std::to_string(contexts)}, {"reduce.units", std::to_string(n)}});
     // Zero-load context times of one 256 B load-reduce and one 256 B store over the group.
     double w[2];
     for (int k = 0; k < 2; ++k) {

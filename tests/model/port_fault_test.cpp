@@ -107,7 +107,7 @@ TEST(PortFault, AMulticastWithADownMemberGetsTargetAbort) {
   }
   const core::SwitchStats& st = f.sw().stats();
   EXPECT_EQ(sum(st.target_aborts), 1u);  // the member request to port 5, at the engine unit's input
-  EXPECT_EQ(st.target_aborts[static_cast<size_t>(f.endpoints().unit_of_port(1))], 1u);
+  EXPECT_EQ(st.target_aborts[static_cast<size_t>(f.endpoints().unit_for(1, w.addr))], 1u);
   EXPECT_EQ(f.endpoints().result().reduce.stores, 1u);
   EXPECT_EQ(top::check_txn_drained(f), std::vector<std::string>{});
 }

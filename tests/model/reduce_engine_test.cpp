@@ -84,6 +84,35 @@ TEST(ReduceEngine, MulticastStoreReachesEveryMemberAndNoOneElse) {
   EXPECT_EQ(rr.stores, 4u);
 }
 
+// Which unit serves a request (doc/reduction.md): one requester's multicast stores are spread over
+// every unit of the switch, a 1 KiB run to each in turn. 64 KiB from endpoint 0 to a group of 4 on
+// a 16-port switch (16 units) is 64 runs, 4 to each unit: each unit takes in 4 KiB and sends it to
+// the 4 members, 16 KiB. (When each port had one unit, unit 16 carried all of it.)
+TEST(ReduceEngine, OneRequestersStoresSpreadOverEveryUnit) {
+  top::TxnFabric f(engine_config({3, 2, 1, 1, 2}), false);
+  const std::vector<int> members = {3, 5, 8, 12};
+  const int g = f.endpoints().define_group(members);
+  std::vector<uint8_t> data(64 * 1024);
+  for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<uint8_t>(k * 13 + 1);
+  TransferRequest r;
+  r.op = Opcode::kWrite;
+  r.addr = f.endpoints().address_map().group_base(g);
+  r.bytes = data.size();
+  r.data = data.data();
+  EXPECT_EQ(one(f, 0, r).first, tl::Status::kOkay);
+  ASSERT_EQ(f.endpoints().engine_units(), 16);
+  const auto& ports = f.endpoints().result().ports;
+  for (int u = 16; u < 32; ++u) {
+    EXPECT_EQ(ports[static_cast<size_t>(u)].rx_payload_bytes, 4096u) << "unit " << u;
+    EXPECT_EQ(ports[static_cast<size_t>(u)].tx_payload_bytes, 4u * 4096u) << "unit " << u;
+  }
+  for (int e : members) {
+    std::vector<uint8_t> got(data.size());
+    f.endpoints().memory(e).read(0, got.data(), got.size());
+    EXPECT_EQ(got, data) << "endpoint " << e;
+  }
+}
+
 TEST(ReduceEngine, LoadReduceReturnsTheReductionOfEveryMember) {
   top::TxnFabric f(engine_config({3, 2, 1, 1, 2}), false);
   const std::vector<int> members = {0, 2, 3, 7, 11};
@@ -189,11 +218,13 @@ TEST(ReduceEngine, ZeroLoadLoadReduceLatencyByHand) {
 // One initiator streams load-reduces of 256 B over a group of 4 with few contexts: the unit
 // holds each context for W cycles (accept -> response ready), so by Little's law it completes
 // contexts / W requests per cycle. W is taken from one request at zero load; the memory latency is
-// long enough that the gathers (4 x 5 flits each) keep the unit's link lightly loaded.
+// long enough that the gathers (4 x 5 flits each) keep the unit's link lightly loaded. One unit
+// (reduce.units = 1), which every request then goes to.
 TEST(ReduceEngine, FewContextsLimitBandwidthByLittlesLaw) {
   const Pipe p{20, 8, 4, 4, 16};
   for (int contexts : {2, 4, 8}) {
     auto cfg = engine_config(p, {{"reduce.contexts", std::to_string(contexts)},
+                                 {"reduce.units", "1"},
                                  {"accel.mem_bytes_per_cycle", "2048"},
                                  {"accel.mem_latency_cycles", "400"}});
     top::TxnFabric f(cfg, false);
@@ -217,9 +248,11 @@ TEST(ReduceEngine, FewContextsLimitBandwidthByLittlesLaw) {
 }
 
 // A slow ALU: 256 B contributions at 4 B per cycle take 64 cycles each, 8 of them per request:
-// the unit completes one load-reduce per 512 cycles whatever its contexts.
+// the unit completes one load-reduce per 512 cycles whatever its contexts (one unit,
+// reduce.units = 1, which every request then goes to).
 TEST(ReduceEngine, SlowAluLimitsBandwidthToItsRate) {
-  auto cfg = engine_config({3, 2, 1, 1, 2}, {{"reduce.alu_elems_per_cycle", "1"}, {"accel.mem_bytes_per_cycle", "2048"}});
+  auto cfg = engine_config({3, 2, 1, 1, 2},
+                           {{"reduce.alu_elems_per_cycle", "1"}, {"accel.mem_bytes_per_cycle", "2048"}, {"reduce.units", "1"}});
   top::TxnFabric f(cfg, false);
   const int g = f.endpoints().define_group({8, 9, 10, 11, 12, 13, 14, 15});
   TransferRequest r;

@@ -13,6 +13,7 @@ coll::CostParams params() {
   coll::CostParams c;
   c.link_bytes_per_cycle = 64;
   c.unit_bytes_per_cycle = 64;
+  c.unit_pool_bytes_per_cycle = 8 * 64;  // 8 units (a flit a cycle each), shared by all ranks
   c.hop_cycles = 100;
   c.mem_latency_cycles = 50;
   c.mem_bytes_per_cycle = 64;
@@ -82,8 +83,9 @@ TEST(CollCostModel, LargeRingReachesTheLinkBound) {
 }
 
 // The switch algorithm's all-reduce moves S (1 + 1/n) per link, in single-message packets (320 B per
-// 256 B) at the link's rate; the engine unit takes n contributions per byte
-// reduced, so at one unit per rank it binds first: S x 320/256 / 64 cycles. Channels cannot beat it.
+// 256 B) at the link's rate; the engine units take n contributions per byte reduced, the 8 ranks'
+// n x S/8 each, so 8 units shared by the 8 ranks bind first: 8 x 8 x S/8 x 320/256 / (8 x 64)
+// = S x 320/256 / 64 cycles. Channels cannot beat it.
 TEST(CollCostModel, SwitchAllReduceIsBoundByTheUnitAndTheLinks) {
   coll::CostParams c = params();
   const uint64_t bytes = uint64_t{16} << 20;
@@ -94,7 +96,7 @@ TEST(CollCostModel, SwitchAllReduceIsBoundByTheUnitAndTheLinks) {
   EXPECT_GE(t, std::max(unit, links));
   EXPECT_LE(t, std::max(unit, links) * 1.03);
   EXPECT_GE(coll::predict_cycles(s, 4, c), std::max(unit, links));
-  c.unit_bytes_per_cycle = 1e6;  // units out of the way: the links bind
+  c.unit_pool_bytes_per_cycle = 1e6;  // units out of the way: the links bind
   EXPECT_GE(coll::predict_cycles(s, 1, c), links);
   EXPECT_LE(coll::predict_cycles(s, 1, c), links * 1.03);
 }
