@@ -97,8 +97,9 @@ uint16_t AcceleratorEndpoints::engine_fan_out(int p, uint16_t c, uint32_t h, uin
     engine_send(p, c, h, member, map_.window_base(member) + offset, -1, t);
     ++sent;
   };
-  if (tree_.empty()) {  // each run starts at another member, so units serving one requester's
-                        // consecutive runs do not all send to the same member first
+  // Flat: every member, each run starting at another member, so that units serving one
+  // requester's consecutive runs do not all send to the same member first.
+  if (tree_.empty()) {
     const size_t first = static_cast<size_t>(offset / (256 * kMulticastRun) % members.size());
     for (size_t i = 0; i < members.size(); ++i) to_member(members[(first + i) % members.size()]);
     return sent;
