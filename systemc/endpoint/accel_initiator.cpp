@@ -87,6 +87,11 @@ uint64_t AcceleratorEndpoints::stream_region(int nports, uint64_t addr) const {
   return r;
 }
 
+// The run of kMulticastRun regions addr falls in, within the stream of endpoint e's port it takes.
+uint64_t AcceleratorEndpoints::multicast_run(int e, uint64_t addr) const {
+  return stream_region(ports_in_service(e), addr) / kMulticastRun;
+}
+
 // A multicast request goes to an engine unit of the switch it enters, by address: the k-th
 // accelerator port of the switch sends run r of its own stream (kMulticastRun regions) to unit
 // (k + r) mod units. So one requester's stream is spread over all the switch's units (the
@@ -95,7 +100,7 @@ uint64_t AcceleratorEndpoints::stream_region(int nports, uint64_t addr) const {
 // unit (doc/reduction.md, "Which unit serves a request").
 int AcceleratorEndpoints::unit_for(int port, uint64_t addr) const {
   if (engine_unit_.empty() || engine_unit_[static_cast<size_t>(port)] < 0) return -1;
-  const uint64_t run = stream_region(ports_in_service(ports_[port].owner), addr) / kMulticastRun;
+  const uint64_t run = multicast_run(ports_[port].owner, addr);
   const auto q = static_cast<size_t>(port);
   return engine_unit_[q] + static_cast<int>((static_cast<uint64_t>(engine_slot_[q]) + run) % static_cast<uint64_t>(engine_units_[q]));
 }
@@ -227,8 +232,7 @@ void AcceleratorEndpoints::issue_one(int p, uint64_t t) {  // p: the endpoint
   }
   m.dst = static_cast<uint16_t>(owner);
   m.vc = static_cast<uint8_t>(ap_.strict_order ? 0
-                              : m.mc ? static_cast<int>(stream_region(ports_in_service(p), addr) / kMulticastRun %
-                                                         static_cast<uint64_t>(inject_vcs_))
+                              : m.mc ? static_cast<int>(multicast_run(p, addr) % static_cast<uint64_t>(inject_vcs_))
                                      : region_vc(ports_in_service(p), addr));
   if (out < 0) out = select_port(p, m);
   m.compressed = ap_.compression && tl::compressible(m) && ports_[out].cache.access(addr);

@@ -342,6 +342,7 @@ class AcceleratorEndpoints {
   int address_port(const Node& node, uint64_t addr) const;
   int region_vc(int nports, uint64_t addr) const;
   uint64_t stream_region(int nports, uint64_t addr) const;
+  uint64_t multicast_run(int e, uint64_t addr) const;
   void fill_request(const Transfer& tr, tl::Message& m, uint64_t offset, int len);
   static uint8_t line_flag_halves(const TransferRequest& r, uint64_t offset, uint64_t len);
   void complete_request(int p, uint32_t h, uint64_t t);
