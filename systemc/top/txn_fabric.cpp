@@ -30,9 +30,10 @@ namespace {
 // units in every switch that accelerators attach to (0: one per accelerator port of that
 // switch), each an endpoint of its own behind an extra switch port, on an internal link of one
 // flit per cycle and one cycle each way. An accelerator port's multicast requests go to a unit of
-// the switch at the port's other end, spread over its units by address from the port's own
-// (AcceleratorEndpoints::unit_for). With `tree` (two tiers, reduce.hierarchy = tree; endpoint/engine_tree.h) every leaf gets
-// as many units again to serve the spines, and every spine `reduce.units` (0: one per port).
+// the switch at the port's other end, spread over its units by address, starting from the port's
+// place among that switch's accelerator ports (AcceleratorEndpoints::unit_for). With `tree` (two
+// tiers, reduce.hierarchy = tree; endpoint/engine_tree.h) every leaf gets as many units again to
+// serve the spines, and every spine `reduce.units` (0: one per port).
 struct EnginePlacement {
   network::Topology topo;
   std::vector<int> unit_for_port;  // per accelerator port: the first engine unit (endpoint id) serving it
