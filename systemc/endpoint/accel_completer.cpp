@@ -89,8 +89,13 @@ void AcceleratorEndpoints::admit(int e, uint64_t t) {
     while (!node.admit.empty()) {
       const uint32_t bh = node.admit.front();
       const int count = bundle(bh).count;
-      for (; node.admit_taken < count && node.completer_busy < room; ++node.admit_taken, ++node.completer_busy)
-        engine_accept(e, bundle(bh).msg[node.admit_taken], t);
+      uint16_t taken[tl::kMaxMessagesPerPacket];
+      int n = 0;
+      for (; node.admit_taken < count && node.completer_busy < room; ++node.admit_taken, ++node.completer_busy) {
+        const int c = engine_accept(e, bundle(bh).msg[node.admit_taken], t);
+        if (c >= 0) taken[n++] = static_cast<uint16_t>(c);
+      }
+      engine_fan_out_packet(e, taken, n, t);
       if (node.admit_taken < count) return;
       node.admit_taken = 0;
       node.admit.pop();

@@ -373,7 +373,11 @@ class AcceleratorEndpoints {
   void lose(int p, uint32_t h);
   bool spans_pods(int requester, int group) const;
   // reduce_engine.cpp
-  void engine_accept(int p, uint32_t h, uint64_t t);
+  int engine_accept(int p, uint32_t h, uint64_t t);
+  void engine_fan_out_packet(int p, const uint16_t* ctxs, int n, uint64_t t);
+  // A flat unit's first member for a run: each run starts at another member, so that units
+  // serving one requester's consecutive runs do not all send to the same member first.
+  static size_t flat_first_member(uint64_t run, size_t members) { return static_cast<size_t>(run % members); }
   void engine_gathered(int p, uint32_t h, uint64_t t);
   void engine_respond(int p, uint32_t h, uint64_t ready);
   void engine_send(int p, uint16_t ctx, uint32_t req, int dst, uint64_t addr, int vc, uint64_t t);

@@ -41,7 +41,10 @@ int AcceleratorEndpoints::define_group(const std::vector<int>& members) {
 
 void AcceleratorEndpoints::release_group(int g) { groups_.at(static_cast<size_t>(g)).clear(); }
 
-void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
+// Unit p takes request h: a context for it, or when the request cannot be served its error
+// response at once. Returns the context, or -1 for an error; the members' requests are sent by
+// engine_fan_out_packet once the packet's requests are taken.
+int AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
   EngineUnit& u = units_[static_cast<size_t>(p - nacc_)];
   Part& part = parts_[static_cast<size_t>(part_of(p))];
   part.last_progress = t;
@@ -64,7 +67,7 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
       m.status = st;
       ++part.counts.reduce.rejected;
       engine_respond(p, h, t + static_cast<uint64_t>(ap_.reduce.alu_latency_cycles));
-      return;
+      return -1;
     }
   }
   if (u.free_ctx.empty())  // admit() guarantees one
@@ -78,15 +81,60 @@ void AcceleratorEndpoints::engine_accept(int p, uint32_t h, uint64_t t) {
   ctx.status = tl::Status::kOkay;
   ctx.started = t;
   ctx.alu_done = t;
-  const uint16_t sent = engine_fan_out(p, c, h, t);
-  u.ctx[c].members = sent;
-  part.counts.reduce.member_requests += sent;
-  part.member_in_flight += sent;
+  return c;
 }
 
-// Context c of unit p sends its requests for request h and returns how many: one to every
-// member of the group, or on two tiers (engine_tree.h) one to each member it reaches itself and
-// one to each unit that reduces the rest.
+// Unit p sends the members' requests for the n contexts it took from one request packet. The
+// engine replicates a packet, not a message: where consecutive requests of the packet go to the
+// same members in the same order (one run of a requester's stream, flat_first_member), their
+// copies leave member by member, so a member's copies of the packet queue together and share a
+// packet again, however many members the group has (a transmitter looks only kPackScan messages
+// ahead).
+void AcceleratorEndpoints::engine_fan_out_packet(int p, const uint16_t* ctxs, int n, uint64_t t) {
+  EngineUnit& u = units_[static_cast<size_t>(p - nacc_)];
+  Part& part = parts_[static_cast<size_t>(part_of(p))];
+  auto started = [&](uint16_t c, uint16_t sent) {
+    u.ctx[c].members = sent;
+    part.counts.reduce.member_requests += sent;
+    part.member_in_flight += sent;
+  };
+  for (int k = 0; k < n;) {
+    const uint16_t c0 = ctxs[k];
+    if (!tree_.empty()) {  // two tiers: request by request
+      started(c0, engine_fan_out(p, c0, u.ctx[c0].req, t));
+      ++k;
+      continue;
+    }
+    // Flat: the requests from k on in c0's group and run that carry data go member by member. A
+    // load-reduce's reads carry none, so packing them saves little, and member by member would
+    // make every read of the run wait for the run's last member (a longer round trip).
+    const uint64_t addr0 = msgs_[u.ctx[c0].req].addr;
+    const int g = map_.group(addr0);
+    const uint64_t run = (addr0 - map_.group_base(g)) / (256 * kMulticastRun);
+    const bool data = tl::carries_request_data(msgs_[u.ctx[c0].req].op);
+    int e = k + 1;
+    for (; data && e < n; ++e) {
+      const tl::Message& m = msgs_[u.ctx[ctxs[e]].req];
+      if (!tl::carries_request_data(m.op) || map_.group(m.addr) != g ||
+          (m.addr - map_.group_base(g)) / (256 * kMulticastRun) != run)
+        break;
+    }
+    const std::vector<uint16_t>& members = groups_[static_cast<size_t>(g)];
+    const size_t first = flat_first_member(run, members.size());
+    for (size_t i = 0; i < members.size(); ++i) {
+      const int member = members[(first + i) % members.size()];
+      for (int j = k; j < e; ++j) {
+        const uint32_t h = u.ctx[ctxs[j]].req;
+        engine_send(p, ctxs[j], h, member, map_.window_base(member) + (msgs_[h].addr - map_.group_base(g)), -1, t);
+      }
+    }
+    for (int j = k; j < e; ++j) started(ctxs[j], static_cast<uint16_t>(members.size()));
+    k = e;
+  }
+}
+
+// On two tiers (engine_tree.h), context c of unit p sends its requests for request h and returns
+// how many: one to each member it reaches itself and one to each unit that reduces the rest.
 uint16_t AcceleratorEndpoints::engine_fan_out(int p, uint16_t c, uint32_t h, uint64_t t) {
   const uint64_t addr = msgs_[h].addr;
   const int g = map_.group(addr);
@@ -97,13 +145,6 @@ uint16_t AcceleratorEndpoints::engine_fan_out(int p, uint16_t c, uint32_t h, uin
     engine_send(p, c, h, member, map_.window_base(member) + offset, -1, t);
     ++sent;
   };
-  // Flat: every member, each run starting at another member, so that units serving one
-  // requester's consecutive runs do not all send to the same member first.
-  if (tree_.empty()) {
-    const size_t first = static_cast<size_t>(offset / (256 * kMulticastRun) % members.size());
-    for (size_t i = 0; i < members.size(); ++i) to_member(members[(first + i) % members.size()]);
-    return sent;
-  }
   const auto u = static_cast<size_t>(p - nacc_);
   const int sw = tree_.unit_switch[u];
   const int pl = tree_.plane[static_cast<size_t>(sw)];

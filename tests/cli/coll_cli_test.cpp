@@ -228,15 +228,18 @@ TEST(CollCli, AutoChannelsOnForcedRowsComeWithinFivePercentOfTheBestCount) {
 // The multicast broadcast (doc/nccl.md "Broadcast"): the root multicast-stores the buffer and the
 // switch spreads its stores over every engine unit, so each link carries the buffer once: the
 // root's uplink and every downlink. busbw therefore stays below the best-packed link (17 flits per
-// 1 KiB: 0.94 of the link) and, at 2, 8 and 16 ranks, reaches the 0.85 of the ring
+// 1 KiB: 0.94 of the link) and, at 2, 8, 16 and 32 ranks, reaches the 0.85 of the ring
 // all-gather in the same run; through the root's one unit it was B / N (12.3 GB/s at 8 ranks).
+// At 32 ranks each downlink carries the buffer in the same packets as the ring all-gather's, so
+// the broadcast is at least 0.95 of it; with one copy to a packet (before a unit replicated
+// packets, doc/reduction.md) it was 0.875.
 TEST(CollCli, MulticastBroadcastCarriesTheBufferOncePerLink) {
   const fs::path out = scratch("coll_mcast_bcast");
-  const Result r = run("coll --coll broadcast,all_gather --ranks 2,8,16 -b 4M -e 4M --algo switch,ring --quiet --out " +
+  const Result r = run("coll --coll broadcast,all_gather --ranks 2,8,16,32 -b 4M -e 4M --algo switch,ring --quiet --out " +
                        out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(slurp(out / "coll.json"));
-  ASSERT_EQ(j["rows"].size(), 12u);
+  ASSERT_EQ(j["rows"].size(), 16u);
   const double link = 98.125;  // GB/s of TL flits per direction (ualink-x4)
   std::map<int, double> bcast, gather;
   for (const auto& row : j["rows"]) {
@@ -246,11 +249,11 @@ TEST(CollCli, MulticastBroadcastCarriesTheBufferOncePerLink) {
     if (row["collective"] == "broadcast" && row["algorithm"] == "switch") bcast[n] = busbw;
     if (row["collective"] == "all_gather" && row["algorithm"] == "ring") gather[n] = busbw;
   }
-  ASSERT_EQ(bcast.size(), 3u);
-  ASSERT_EQ(gather.size(), 3u);
+  ASSERT_EQ(bcast.size(), 4u);
+  ASSERT_EQ(gather.size(), 4u);
   for (const auto& [n, b] : bcast) {
     EXPECT_LE(b, link * 0.94) << n << " ranks";
-    EXPECT_GE(b, 0.85 * gather[n]) << n << " ranks: ring all-gather " << gather[n];
+    EXPECT_GE(b, (n == 32 ? 0.95 : 0.85) * gather[n]) << n << " ranks: ring all-gather " << gather[n];
   }
 }
 

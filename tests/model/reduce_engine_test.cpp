@@ -113,6 +113,48 @@ TEST(ReduceEngine, OneRequestersStoresSpreadOverEveryUnit) {
   }
 }
 
+// The engine replicates a packet, not a message (doc/reduction.md): a run's four 256 B stores
+// reach their unit in one packet, and each member gets its four copies back to back, so they
+// share packets again, even where a transmitter's look-ahead (16 messages) could not find the
+// next copy to the same member behind a request's copies to 16 members. 16 KiB of WriteFull from
+// endpoint 0 to all 16 endpoints is 16 runs, one to each of the 16 units. Without header
+// compression a control half-flit holds two request headers (4 sectors each, tl/packet_format.h),
+// so a member's four copies are two packets of (1 + 2 x 8 + 1) / 2 = 9 flits: 16 x 18 = 288 flits
+// from each unit, and its four write responses to endpoint 0 (1 to 4 flits). One copy to a packet
+// would be 16 x 4 x 5 = 320 flits.
+TEST(ReduceEngine, EachMemberGetsARunsCopiesInSharedPackets) {
+  top::TxnFabric f(engine_config({3, 2, 1, 1, 2}, {{"tl.compression", "false"}}), false);
+  std::vector<int> members(16);
+  for (int e = 0; e < 16; ++e) members[static_cast<size_t>(e)] = e;
+  const int g = f.endpoints().define_group(members);
+  std::vector<uint8_t> data(16 * 1024);
+  for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<uint8_t>(k * 29 + 5);
+  TransferRequest r;
+  r.op = Opcode::kWriteFull;
+  r.addr = f.endpoints().address_map().group_base(g);
+  r.bytes = data.size();
+  r.data = data.data();
+  EXPECT_EQ(one(f, 0, r).first, tl::Status::kOkay);
+  ASSERT_EQ(f.endpoints().engine_units(), 16);
+  const auto& ports = f.endpoints().result().ports;
+  for (int u = 16; u < 32; ++u) {
+    EXPECT_EQ(ports[static_cast<size_t>(u)].rx_payload_bytes, 1024u) << "unit " << u;
+    EXPECT_EQ(ports[static_cast<size_t>(u)].tx_payload_bytes, 16u * 1024u) << "unit " << u;
+    const uint64_t tx = ports[static_cast<size_t>(u)].tx_flits;
+    if (u == 16) {  // run 0 leaves endpoint 0 in more packets (its transmitter starts with the
+      EXPECT_LE(tx, 16u * 20u + 4u);  // first request alone), and its copies keep those packets
+      continue;
+    }
+    EXPECT_GE(tx, 16u * 18u + 1u) << "unit " << u;
+    EXPECT_LE(tx, 16u * 18u + 4u) << "unit " << u;
+  }
+  for (int e : members) {
+    std::vector<uint8_t> got(data.size());
+    f.endpoints().memory(e).read(0, got.data(), got.size());
+    EXPECT_EQ(got, data) << "endpoint " << e;
+  }
+}
+
 TEST(ReduceEngine, LoadReduceReturnsTheReductionOfEveryMember) {
   top::TxnFabric f(engine_config({3, 2, 1, 1, 2}), false);
   const std::vector<int> members = {0, 2, 3, 7, 11};
