@@ -42,6 +42,7 @@ struct Op {
   double ready = 0;        // the latest dependency's time
   double complete = 0;     // acknowledged (what `after`, `gate` and the run's end wait for)
   double flag = 0;         // the flag it sets has arrived at its peer
+  bool started = false;    // its hand-over and fold are counted (it waits for its SM)
   std::vector<int> next;   // ops that wait for this one's completion
   std::vector<int> flagged;  // ops that wait for its flag
 };
@@ -128,16 +129,25 @@ double predict_cycles(const CollectiveSpec& s, int channels, const CostParams& c
     Op& o = ops[static_cast<size_t>(i)];
     const PlanOp& p = *o.p;
     double t = t0;
-    if (p.wait_flag >= 0) t += c.handover_cycles;
-    if (p.fold_bytes) t += 3.0 * static_cast<double>(p.fold_bytes) / std::max(1.0, c.mem_bytes_per_cycle);
+    if (!o.started) {
+      o.started = true;
+      if (p.wait_flag >= 0) t += c.handover_cycles;
+      if (p.fold_bytes) t += 3.0 * static_cast<double>(p.fold_bytes) / std::max(1.0, c.mem_bytes_per_cycle);
+    }
     const auto me = static_cast<size_t>(p.rank);
     const double sm_rate = p.mc ? c.multimem_bytes_per_cycle : c.sm_bytes_per_cycle;
-    double issued = 0;  // when the SM has issued the op's last byte
-    if (sm_rate > 0 && p.bytes > 0) {
-      double& free = sm[static_cast<size_t>(o.channel) * static_cast<size_t>(n) + me];
-      t = std::max(t, free);
-      free = issued = t + static_cast<double>(p.bytes) / sm_rate;
+    double* sm_free = sm_rate > 0 && p.bytes > 0 ? &sm[static_cast<size_t>(o.channel) * static_cast<size_t>(n) + me] : nullptr;
+    if (sm_free) t = std::max(t, *sm_free);
+    // An op that starts later than it became ready (its hand-over, its fold, its SM busy with the
+    // channel's earlier ops) queues again for that time, so that each link still takes transfers
+    // in the order they start: taken now, a channel's late op would hold the link it shares with
+    // the other channels' earlier ones (a chain's root has every slice ready at once).
+    if (t > t0) {
+      ready.emplace(t, i);
+      continue;
     }
+    double issued = 0;  // when the SM has issued the op's last byte
+    if (sm_free) *sm_free = issued = t + static_cast<double>(p.bytes) / sm_rate;
     if (p.bytes == 0) {
       o.complete = o.flag = t;
     } else if (!p.mc) {

@@ -116,6 +116,22 @@ TEST(CollCostModel, AnSmIssuesAtItsRate) {
   EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 320.0);
 }
 
+// Channels share the rank's links, and each link takes transfers in the order they start. A
+// 2-rank chain broadcast of 64 KiB in LL128 at 8 B per cycle per SM: every slice of the root is
+// ready at once, but each channel's SM issues its 4 KiB slices 512 cycles apart, and a slice's
+// wire is 77 cycles. On 4 channels (16 KiB each, 4 slices) the link carries the 4 channels'
+// k-th slices in 308 cycles after each 512-cycle step, so the SMs bind: the last slice is issued
+// at 4 x 512 = 2048, then a hop and its acknowledgement (100 + 50 + 1 + 100). On 1 channel: 8 KiB
+// slices, 8 x 1024 + 251. (Taken in the order they became ready, channel 0's late slices held
+// the link from the others': 2788 on 4 channels.)
+TEST(CollCostModel, ChannelsShareTheLinksInTheOrderTheirSlicesStart) {
+  coll::CostParams c = params();
+  c.sm_bytes_per_cycle = 8;
+  const auto s = spec(coll::Collective::kBroadcast, coll::Algorithm::kRing, 2, 64 * 1024, coll::Protocol::kLl128);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 4, c), 2048 + 100 + 50 + 1 + 100.0);
+  EXPECT_DOUBLE_EQ(coll::predict_cycles(s, 1, c), 8 * 1024 + 100 + 50 + 1 + 100.0);
+}
+
 // The plan's dependencies, not only its bytes: a chain broadcast's time grows with the chain
 // (n - 1 hops of the first slice) at a size where the links do not bind.
 TEST(CollCostModel, ChainLatencyGrowsWithTheRanks) {
