@@ -84,6 +84,24 @@ TEST(ReduceEngine, MulticastStoreReachesEveryMemberAndNoOneElse) {
   EXPECT_EQ(rr.stores, 4u);
 }
 
+// Endpoint 0 multicast-stores `bytes` of a pattern (`op`: kWrite or kWriteFull) to group g's
+// window from offset 0; checks that it completes and that every member then holds the pattern.
+void store_to_group(top::TxnFabric& f, int g, const std::vector<int>& members, size_t bytes, Opcode op) {
+  std::vector<uint8_t> data(bytes);
+  for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<uint8_t>(k * 13 + 1);
+  TransferRequest r;
+  r.op = op;
+  r.addr = f.endpoints().address_map().group_base(g);
+  r.bytes = data.size();
+  r.data = data.data();
+  EXPECT_EQ(one(f, 0, r).first, tl::Status::kOkay);
+  for (int e : members) {
+    std::vector<uint8_t> got(data.size());
+    f.endpoints().memory(e).read(0, got.data(), got.size());
+    EXPECT_EQ(got, data) << "endpoint " << e;
+  }
+}
+
 // Which unit serves a request (doc/reduction.md): one requester's multicast stores are spread over
 // every unit of the switch, a 1 KiB run to each in turn. 64 KiB from endpoint 0 to a group of 4 on
 // a 16-port switch (16 units) is 64 runs, 4 to each unit: each unit takes in 4 KiB and sends it to
@@ -91,25 +109,12 @@ TEST(ReduceEngine, MulticastStoreReachesEveryMemberAndNoOneElse) {
 TEST(ReduceEngine, OneRequestersStoresSpreadOverEveryUnit) {
   top::TxnFabric f(engine_config({3, 2, 1, 1, 2}), false);
   const std::vector<int> members = {3, 5, 8, 12};
-  const int g = f.endpoints().define_group(members);
-  std::vector<uint8_t> data(64 * 1024);
-  for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<uint8_t>(k * 13 + 1);
-  TransferRequest r;
-  r.op = Opcode::kWrite;
-  r.addr = f.endpoints().address_map().group_base(g);
-  r.bytes = data.size();
-  r.data = data.data();
-  EXPECT_EQ(one(f, 0, r).first, tl::Status::kOkay);
+  store_to_group(f, f.endpoints().define_group(members), members, 64 * 1024, Opcode::kWrite);
   ASSERT_EQ(f.endpoints().engine_units(), 16);
   const auto& ports = f.endpoints().result().ports;
   for (int u = 16; u < 32; ++u) {
     EXPECT_EQ(ports[static_cast<size_t>(u)].rx_payload_bytes, 4096u) << "unit " << u;
     EXPECT_EQ(ports[static_cast<size_t>(u)].tx_payload_bytes, 4u * 4096u) << "unit " << u;
-  }
-  for (int e : members) {
-    std::vector<uint8_t> got(data.size());
-    f.endpoints().memory(e).read(0, got.data(), got.size());
-    EXPECT_EQ(got, data) << "endpoint " << e;
   }
 }
 
@@ -126,15 +131,7 @@ TEST(ReduceEngine, EachMemberGetsARunsCopiesInSharedPackets) {
   top::TxnFabric f(engine_config({3, 2, 1, 1, 2}, {{"tl.compression", "false"}}), false);
   std::vector<int> members(16);
   for (int e = 0; e < 16; ++e) members[static_cast<size_t>(e)] = e;
-  const int g = f.endpoints().define_group(members);
-  std::vector<uint8_t> data(16 * 1024);
-  for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<uint8_t>(k * 29 + 5);
-  TransferRequest r;
-  r.op = Opcode::kWriteFull;
-  r.addr = f.endpoints().address_map().group_base(g);
-  r.bytes = data.size();
-  r.data = data.data();
-  EXPECT_EQ(one(f, 0, r).first, tl::Status::kOkay);
+  store_to_group(f, f.endpoints().define_group(members), members, 16 * 1024, Opcode::kWriteFull);
   ASSERT_EQ(f.endpoints().engine_units(), 16);
   const auto& ports = f.endpoints().result().ports;
   for (int u = 16; u < 32; ++u) {
@@ -147,11 +144,6 @@ TEST(ReduceEngine, EachMemberGetsARunsCopiesInSharedPackets) {
     }
     EXPECT_GE(tx, 16u * 18u + 1u) << "unit " << u;
     EXPECT_LE(tx, 16u * 18u + 4u) << "unit " << u;
-  }
-  for (int e : members) {
-    std::vector<uint8_t> got(data.size());
-    f.endpoints().memory(e).read(0, got.data(), got.size());
-    EXPECT_EQ(got, data) << "endpoint " << e;
   }
 }
 
