@@ -20,6 +20,12 @@
 #include "tl/reduce_alu.h"
 
 namespace upswitch::endpoint {
+namespace {
+
+// The run (kMulticastRun 256 B regions) that offset `offset` of a group's window falls in.
+uint64_t run_of(uint64_t offset) { return offset / (256 * AcceleratorEndpoints::kMulticastRun); }
+
+}  // namespace
 int AcceleratorEndpoints::define_group(const std::vector<int>& members) {
   if (members.empty()) throw std::invalid_argument("multicast group: no members");
   std::vector<uint16_t> m;
@@ -110,13 +116,13 @@ void AcceleratorEndpoints::engine_fan_out_packet(int p, const uint16_t* ctxs, in
     // make every read of the run wait for the run's last member (a longer round trip).
     const uint64_t addr0 = msgs_[u.ctx[c0].req].addr;
     const int g = map_.group(addr0);
-    const uint64_t run = (addr0 - map_.group_base(g)) / (256 * kMulticastRun);
+    const uint64_t run = run_of(addr0 - map_.group_base(g));
     const bool data = tl::carries_request_data(msgs_[u.ctx[c0].req].op);
     int e = k + 1;
     for (; data && e < n; ++e) {
       const tl::Message& m = msgs_[u.ctx[ctxs[e]].req];
       if (!tl::carries_request_data(m.op) || map_.group(m.addr) != g ||
-          (m.addr - map_.group_base(g)) / (256 * kMulticastRun) != run)
+          run_of(m.addr - map_.group_base(g)) != run)
         break;
     }
     const std::vector<uint16_t>& members = groups_[static_cast<size_t>(g)];
@@ -151,7 +157,7 @@ uint16_t AcceleratorEndpoints::engine_fan_out(int p, uint16_t c, uint32_t h, uin
   // Runs of kMulticastRun 256 B regions (the ordering unit, doc/transactions.md) take one path and one
   // VC, so a unit's messages to one next unit queue on one lane together and share packets
   // (4 x 256 B of data: 17 flits rather than 20).
-  const uint64_t region = offset / (256 * kMulticastRun);
+  const uint64_t region = run_of(offset);
   const int run_vc = ap_.strict_order ? 0 : static_cast<int>(region % static_cast<uint64_t>(inject_vcs_));
   switch (tree_.role[u]) {
     case EngineTree::kLeaf: {  // the requester's leaf: its own members, one spine for the others
